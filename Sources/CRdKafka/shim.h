@@ -1,0 +1,5 @@
+#ifndef PUSHGATE_CRDKAFKA_SHIM_H
+#define PUSHGATE_CRDKAFKA_SHIM_H
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#endif

@@ -1,0 +1,80 @@
+/// One Kafka record header: a name and a value that may be null.
+public struct RecordHeader: Sendable, Equatable, Hashable {
+    /// The header name.
+    public var name: String
+    /// The header value as bytes; `nil` for a Kafka null header value.
+    public var value: [UInt8]?
+
+    /// Creates a header from a name and raw bytes.
+    public init(name: String, value: [UInt8]?) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Creates a header whose value is UTF-8 text.
+    public init(name: String, text: String) {
+        self.name = name
+        self.value = Array(text.utf8)
+    }
+}
+
+/// An input record as read from the input topic: where it came from and its bytes.
+public struct InputRecord: Sendable, Equatable {
+    /// The topic the record was read from.
+    public var topic: String
+    /// The partition the record was read from.
+    public var partition: Int32
+    /// The record's offset in its partition.
+    public var offset: Int64
+    /// The record key, `nil` when the record has none.
+    public var key: [UInt8]?
+    /// The record value: the unified payload bytes.
+    public var value: [UInt8]
+    /// The record headers, in record order.
+    public var headers: [RecordHeader]
+    /// The record timestamp in milliseconds since the epoch, `nil` when the record carries none.
+    public var timestampMs: Int64?
+
+    /// Creates an input record.
+    public init(
+        topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
+        headers: [RecordHeader] = [], timestampMs: Int64?
+    ) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.timestampMs = timestampMs
+    }
+
+    /// `TOPIC:PARTITION:OFFSET`, the record's source reference.
+    public var sourceReference: String { "\(topic):\(partition):\(offset)" }
+}
+
+/// A record pushgate writes: a format's payload or a dead letter.
+public struct OutputRecord: Sendable, Equatable {
+    /// The topic to write to.
+    public var topic: String
+    /// The output format, `nil` for a dead letter.
+    public var format: OutputFormat?
+    /// The key, the input record's key unchanged.
+    public var key: [UInt8]?
+    /// The value: the format's JSON, or the input bytes unchanged for a dead letter.
+    public var value: [UInt8]
+    /// The headers in the order of SPEC section 1 (outputs) or section 6 (dead letters).
+    public var headers: [RecordHeader]
+
+    /// Creates an output record.
+    public init(topic: String, format: OutputFormat?, key: [UInt8]?, value: [UInt8], headers: [RecordHeader]) {
+        self.topic = topic
+        self.format = format
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+
+    /// Whether this record is a dead letter.
+    public var isDeadLetter: Bool { format == nil }
+}

@@ -1,0 +1,66 @@
+import PushModel
+
+/// Builds output records and dead letters with the headers of SPEC sections 1 and 6.
+struct RecordBuilder {
+    let record: InputRecord
+    let configuration: TranslatorConfiguration
+
+    /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
+    /// (names compared ASCII case-insensitively).
+    var forwardedHeaders: [RecordHeader] {
+        record.headers.filter { !Self.isOwnHeader($0.name) }
+    }
+
+    static func isOwnHeader(_ name: String) -> Bool {
+        let lower = String(name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }.lazy.map { Character(Unicode.Scalar($0)) })
+        return lower.hasPrefix("pushgate-") || lower.hasPrefix("apns-") || lower.hasPrefix("__connect.errors.")
+    }
+
+    func output(
+        format: OutputFormat, value: [UInt8], notification: PushNotification, warnings: [Diagnostic], timestampMs: Int64
+    ) -> OutputRecord {
+        var headers = forwardedHeaders
+        headers.append(RecordHeader(name: "pushgate-id", text: notification.id ?? record.sourceReference))
+        headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue))
+        headers.append(RecordHeader(name: "pushgate-source", text: record.sourceReference))
+        if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", text: "true")) }
+        if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
+        if format.isDeliveredByAPNs {
+            let background = APSWriter.isBackground(notification)
+            headers.append(RecordHeader(name: "apns-push-type", text: background ? "background" : "alert"))
+            let high = !background && notification.message.priority == .high
+            headers.append(RecordHeader(name: "apns-priority", text: high ? "10" : "5"))
+            headers.append(RecordHeader(name: "apns-expiration", text: String(expiration(notification, timestampMs))))
+            if let collapseID = notification.ios.collapseID {
+                headers.append(RecordHeader(name: "apns-collapse-id", text: collapseID))
+            }
+        }
+        return OutputRecord(
+            topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
+    }
+
+    /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
+    private func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
+        let ttl = notification.message.ttlSeconds
+        guard ttl != 0 else { return 0 }
+        let seconds = timestampMs >= 0 ? timestampMs / 1000 : -((-timestampMs + 999) / 1000)
+        return seconds + ttl
+    }
+
+    func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {
+        var headers = forwardedHeaders
+        headers.append(RecordHeader(name: "__connect.errors.topic", text: record.topic))
+        headers.append(RecordHeader(name: "__connect.errors.partition", text: String(record.partition)))
+        headers.append(RecordHeader(name: "__connect.errors.offset", text: String(record.offset)))
+        headers.append(RecordHeader(name: "__connect.errors.stage", text: stage.rawValue))
+        if let first = errors.first {
+            headers.append(RecordHeader(name: "__connect.errors.exception.class.name", text: first.code.rawValue))
+            headers.append(RecordHeader(name: "__connect.errors.exception.message", text: "\(first.path): \(first.message)"))
+        }
+        headers.append(RecordHeader(name: "pushgate-id", text: id ?? record.sourceReference))
+        if let format { headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue)) }
+        headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
+        return OutputRecord(
+            topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
+    }
+}

@@ -1,0 +1,72 @@
+/// The URL rules of SPEC sections 3 and 9.
+enum URLRules {
+    /// An absolute URI with a scheme (RFC 3986), only characters RFC 3986 allows, `%` followed by two hex digits.
+    static func isAbsoluteURI(_ text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+        guard isAlpha(utf8[0]) else { return false }
+        for byte in utf8[1..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+            return false
+        }
+        var index = colon + 1
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < utf8.count, isHex(utf8[index + 1]), isHex(utf8[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            guard isAllowed(byte) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
+    static func isImageURL(_ text: String) -> Bool {
+        guard isAbsoluteURI(text) else { return false }
+        let lower = text.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("https://") {
+            rest = text.dropFirst(8)
+        } else if lower.hasPrefix("http://") {
+            rest = text.dropFirst(7)
+        } else {
+            return false
+        }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        let host: Substring
+        if hostAndPort.hasPrefix("[") {
+            host = hostAndPort.prefix { $0 != "]" }.dropFirst()
+        } else {
+            host = hostAndPort.prefix { $0 != ":" }
+        }
+        return !host.isEmpty
+    }
+
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    /// RFC 3986 unreserved, gen-delims and sub-delims.
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        if isAlpha(byte) || isDigit(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+            UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
+            UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
+}

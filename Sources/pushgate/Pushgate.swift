@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `pushgate` command: translate unified push payloads into APNs, Adobe carousel, Facebook card and
+/// Android expandable payloads, offline or as a Kafka worker.
+@main
+struct Pushgate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pushgate",
+        abstract: "Translate unified push payloads into platform payloads, offline or as a Kafka stream worker.",
+        subcommands: [TranslateCommand.self]
+    )
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import PushModel
+import PushTranslation
+
+/// `pushgate translate`: translation without Kafka, one JSON line per record it would produce.
+struct TranslateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "translate",
+        abstract: "Translate payloads without Kafka; print one JSON line per output record or dead letter.",
+        discussion: """
+            Reads one payload from FILE or standard input (--lines: one payload per line) and writes
+            {"topic":..,"format":..,"key":..,"headers":[[NAME,VALUE],..],"value":..} per record.
+            Exit status 0, or 1 when any dead letter was written.
+            """
+    )
+
+    @Argument(help: "The payload file; standard input when absent.")
+    var file: String?
+
+    @Flag(help: "One payload per line (split at \\n); line N has offset --record-offset + N.")
+    var lines = false
+
+    @Flag(help: "Unknown fields are warnings instead of errors.")
+    var lenient = false
+
+    @Option(help: "Largest payload in bytes; larger is too_large.")
+    var maxPayloadBytes = TranslatorConfiguration.defaultMaxPayloadBytes
+
+    @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
+    var topics: [String] = []
+
+    @Option(help: "The dead-letter topic.")
+    var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
+
+    @Option(help: "Topic of the described input record.")
+    var recordTopic = TranslatorConfiguration.defaultInputTopic
+
+    @Option(help: "Partition of the described input record.")
+    var recordPartition: Int32 = 0
+
+    @Option(help: "Offset of the described input record (with --lines, of line 0).")
+    var recordOffset: Int64 = 0
+
+    @Option(help: "Key of the described input record (default: none).")
+    var recordKey: String?
+
+    @Option(help: ArgumentHelp("A header of the described input record (repeatable).", valueName: "NAME=VALUE"))
+    var recordHeader: [String] = []
+
+    @Option(help: ArgumentHelp("Timestamp of the described input record in ms (default: now).", valueName: "MS"))
+    var recordTimestamp: Int64?
+
+    func validate() throws {
+        guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
+        _ = try KeyValueOption.topics(topics)
+        for header in recordHeader { _ = try KeyValueOption.split(header, option: "--record-header") }
+    }
+
+    func run() throws {
+        let configuration = TranslatorConfiguration(
+            lenient: lenient, maxPayloadBytes: maxPayloadBytes, topics: try KeyValueOption.topics(topics),
+            deadLetterTopic: deadLetterTopic)
+        let translator = Translator(configuration: configuration)
+        let input = try readInput()
+        let headers = try recordHeader.map { text -> RecordHeader in
+            let (name, value) = try KeyValueOption.split(text, option: "--record-header")
+            return RecordHeader(name: name, text: value)
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let payloads = lines ? Self.splitLines(input) : [input]
+        var output: [UInt8] = []
+        var wroteDeadLetter = false
+        for (index, payload) in payloads.enumerated() {
+            let record = InputRecord(
+                topic: recordTopic, partition: recordPartition, offset: recordOffset + Int64(index),
+                key: recordKey.map { Array($0.utf8) }, value: payload, headers: headers,
+                timestampMs: recordTimestamp ?? now)
+            for produced in translator.translate(record, readAtMs: now) {
+                wroteDeadLetter = wroteDeadLetter || produced.isDeadLetter
+                output.append(contentsOf: produced.jsonLine())
+                output.append(0x0A)
+            }
+            if output.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(output))
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        FileHandle.standardOutput.write(Data(output))
+        if wroteDeadLetter { throw ExitCode(1) }
+    }
+
+    private func readInput() throws -> [UInt8] {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(file)")
+            }
+            return Array(data)
+        }
+        return Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// Splits at `\n`; every line, empty ones included, is a payload; a final `\n` starts no line.
+    static func splitLines(_ input: [UInt8]) -> [[UInt8]] {
+        guard !input.isEmpty else { return [] }
+        var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        if input.last == 0x0A { lines.removeLast() }
+        return lines
+    }
+}
