@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(
             name: "PushTranslationTests",
             dependencies: ["PushTranslation", "PushModel"],
-            resources: [.copy("Golden")],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "KafkaTests", dependencies: ["Kafka"], swiftSettings: swiftSettings),
