@@ -2,8 +2,17 @@
 enum JSONPointer {
     /// `base` extended by one member name.
     static func appending(_ base: String, _ name: String) -> String {
-        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-            return base + "/" + name
+        var needsEscape = false
+        for byte in name.utf8 where byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+            needsEscape = true
+            break
+        }
+        guard needsEscape else {
+            var path = base
+            path.reserveCapacity(base.utf8.count + name.utf8.count + 1)
+            path.append("/")
+            path.append(name)
+            return path
         }
         var token = ""
         for character in name.unicodeScalars {

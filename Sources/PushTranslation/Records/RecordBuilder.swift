@@ -7,22 +7,44 @@ struct RecordBuilder {
 
     /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
     /// (names compared ASCII case-insensitively).
-    var forwardedHeaders: [RecordHeader] {
-        record.headers.filter { !Self.isOwnHeader($0.name) }
+    let forwardedHeaders: [RecordHeader]
+    /// `TOPIC:PARTITION:OFFSET` of the input record.
+    let sourceReference: String
+
+    init(record: InputRecord, configuration: TranslatorConfiguration) {
+        self.record = record
+        self.configuration = configuration
+        self.forwardedHeaders = record.headers.filter { !Self.isOwnHeader($0.name) }
+        self.sourceReference = record.sourceReference
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
-        let lower = String(name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }.lazy.map { Character(Unicode.Scalar($0)) })
-        return lower.hasPrefix("pushgate-") || lower.hasPrefix("apns-") || lower.hasPrefix("__connect.errors.")
+        hasPrefixIgnoringASCIICase(name, "pushgate-") || hasPrefixIgnoringASCIICase(name, "apns-")
+            || hasPrefixIgnoringASCIICase(name, "__connect.errors.")
+    }
+
+    /// Whether `name` starts with the lower-case ASCII `prefix`, comparing ASCII letters case-insensitively.
+    private static func hasPrefixIgnoringASCIICase(_ name: String, _ prefix: StaticString) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
+        var position = utf8.startIndex
+        for offset in 0..<prefix.utf8CodeUnitCount {
+            var byte = utf8[position]
+            if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+            if byte != prefix.utf8Start[offset] { return false }
+            position = utf8.index(after: position)
+        }
+        return true
     }
 
     func output(
         format: OutputFormat, value: [UInt8], notification: PushNotification, warnings: [Diagnostic], timestampMs: Int64
     ) -> OutputRecord {
         var headers = forwardedHeaders
-        headers.append(RecordHeader(name: "pushgate-id", text: notification.id ?? record.sourceReference))
+        headers.reserveCapacity(forwardedHeaders.count + 9)
+        headers.append(RecordHeader(name: "pushgate-id", text: notification.id ?? sourceReference))
         headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue))
-        headers.append(RecordHeader(name: "pushgate-source", text: record.sourceReference))
+        headers.append(RecordHeader(name: "pushgate-source", text: sourceReference))
         if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", text: "true")) }
         if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
         if format.isDeliveredByAPNs {
@@ -57,7 +79,7 @@ struct RecordBuilder {
             headers.append(RecordHeader(name: "__connect.errors.exception.class.name", text: first.code.rawValue))
             headers.append(RecordHeader(name: "__connect.errors.exception.message", text: "\(first.path): \(first.message)"))
         }
-        headers.append(RecordHeader(name: "pushgate-id", text: id ?? record.sourceReference))
+        headers.append(RecordHeader(name: "pushgate-id", text: id ?? sourceReference))
         if let format { headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue)) }
         headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
         return OutputRecord(

@@ -67,8 +67,10 @@ extension PayloadValidator {
                 context.error(.invalidURL, path, "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             }
         case "dial":
-            let allowed = Set("0123456789 +-()".unicodeScalars)
-            if !text.unicodeScalars.allSatisfy(allowed.contains) {
+            let isDialCharacter: (UInt8) -> Bool = { byte in
+                (byte >= 0x30 && byte <= 0x39) || byte == 0x20 || byte == 0x2B || byte == 0x2D || byte == 0x28 || byte == 0x29
+            }
+            if !text.utf8.allSatisfy(isDialCharacter) {
                 context.error(.invalidValue, path, "a phone number may hold only digits, spaces and + - ( )")
             }
         default:

@@ -25,24 +25,27 @@ enum URLRules {
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
     static func isImageURL(_ text: String) -> Bool {
         guard isAbsoluteURI(text) else { return false }
-        let lower = text.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            rest = text.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            rest = text.dropFirst(7)
-        } else {
-            return false
+        let utf8 = Array(text.utf8)
+        var index = 0
+        for expected in "http".utf8 {
+            guard index < utf8.count, utf8[index] | 0x20 == expected else { return false }
+            index += 1
         }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        let host: Substring
-        if hostAndPort.hasPrefix("[") {
-            host = hostAndPort.prefix { $0 != "]" }.dropFirst()
-        } else {
-            host = hostAndPort.prefix { $0 != ":" }
+        if index < utf8.count, utf8[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+        for expected in "://".utf8 {
+            guard index < utf8.count, utf8[index] == expected else { return false }
+            index += 1
         }
-        return !host.isEmpty
+        // authority = [userinfo "@"] host [":" port]; the host ends at ':' (or ']' for an IP literal).
+        var end = index
+        while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?"), utf8[end] != UInt8(ascii: "#") {
+            end += 1
+        }
+        var hostStart = index
+        for position in index..<end where utf8[position] == UInt8(ascii: "@") { hostStart = position + 1 }
+        guard hostStart < end else { return false }
+        if utf8[hostStart] == UInt8(ascii: "[") { return hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]") }
+        return utf8[hostStart] != UInt8(ascii: ":")
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {
