@@ -84,3 +84,11 @@ import Testing
         #expect(carousel(carouselJSON).errorCodes == [error])
     }
 }
+
+extension AdobeCarouselTests {
+    @Test func reservedPrefixIsComparedByCodePoints() {
+        // "adb_" followed by a combining mark is one grapheme with "_", but it still starts with adb_.
+        let records = carousel(#"{"items":\#(Self.two)}"#, extra: #","data":{"adb_\u0301x":1}"#)
+        #expect(records.errorCodes == ["reserved_key /data/adb_\u{0301}x"])
+    }
+}

@@ -134,3 +134,12 @@ import Testing
         #expect(records.first?.header("__connect.errors.exception.message") == ": invalid UTF-8 at byte 1")
     }
 }
+
+extension ParseStageTests {
+    @Test func canonicallyEquivalentNamesAreNotDuplicates() {
+        // "é" precomposed (U+00E9) and decomposed (e + U+0301) are different member names in JSON.
+        let records = Harness.translate(#"{"message":{"body":"b"},"data":{"\u00e9":1,"e\u0301":2}}"#)
+        #expect(records.deadLetters.isEmpty)
+        #expect(records.output(.apns)?.text == "{\"aps\":{\"alert\":\"b\"},\"é\":1,\"e\u{0301}\":2}")
+    }
+}

@@ -16,7 +16,7 @@ public struct Diagnostic: Sendable, Equatable, Comparable {
 
     /// SPEC order: by path compared by Unicode code point, then by code.
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        if lhs.path != rhs.path { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
+        if !lhs.path.utf8.elementsEqual(rhs.path.utf8) { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
         return lhs.code < rhs.code
     }
 }

@@ -37,9 +37,16 @@ struct ReservedKeys {
     let names: Set<String>
     let prefix: String?
 
+    /// Compares UTF-8 bytes: `String.hasPrefix` compares grapheme clusters, so `adb_` followed by a
+    /// combining mark would slip through.
+    private func hasReservedPrefix(_ name: String) -> Bool {
+        guard let prefix else { return false }
+        return name.utf8.starts(with: prefix.utf8)
+    }
+
     func check(_ data: JSONObject, format: OutputFormat) -> [Diagnostic] {
         var errors: [Diagnostic] = []
-        for member in data.members where names.contains(member.name) || (prefix.map { member.name.hasPrefix($0) } ?? false) {
+        for member in data.members where names.contains(member.name) || hasReservedPrefix(member.name) {
             errors.append(
                 Diagnostic(
                     .reservedKey, at: JSONPointer.appending("/data", member.name),

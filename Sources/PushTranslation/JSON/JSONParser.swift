@@ -58,7 +58,7 @@ struct JSONParser {
             index += 1
             return .object(JSONObject(members))
         }
-        var names: Set<String>? = nil
+        var names: Set<[UInt8]>? = nil
         while true {
             guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
             let nameOffset = index
@@ -112,14 +112,16 @@ struct JSONParser {
         }
     }
 
-    /// Duplicate check: a linear scan for small objects, a set once an object grows.
-    private static func isDuplicate(_ name: String, in members: [JSONMember], index: inout Set<String>?) -> Bool {
+    /// Duplicate check on the exact code points (Swift's `==` on strings would treat canonically
+    /// equivalent names such as precomposed and decomposed "é" as equal): a linear scan for small
+    /// objects, a set of UTF-8 byte strings once an object grows.
+    private static func isDuplicate(_ name: String, in members: [JSONMember], index: inout Set<[UInt8]>?) -> Bool {
         if members.count < 16 {
-            for member in members where member.name == name { return true }
+            for member in members where member.name.utf8.elementsEqual(name.utf8) { return true }
             return false
         }
-        if index == nil { index = Set(members.lazy.map(\.name)) }
-        return index?.insert(name).inserted == false
+        if index == nil { index = Set(members.lazy.map { Array($0.name.utf8) }) }
+        return index?.insert(Array(name.utf8)).inserted == false
     }
 
     // MARK: numbers and literals

@@ -1,0 +1,41 @@
+# pushgate: the two commands are `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+SWIFT ?= swift
+PYTHON ?= python3
+BIN := .build/debug/pushgate
+
+.PHONY: run test deps build build-release bench demo-translate test-swift test-schemas test-goldens
+
+## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, Python jsonschema and confluent-kafka.
+deps:
+	@missing=""; \
+	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
+	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@$(PYTHON) -c "import jsonschema, confluent_kafka" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka 2>&1 | grep -v "WARNING: Running pip as" || true
+
+build: deps
+	$(SWIFT) build --product pushgate
+
+build-release: deps
+	$(SWIFT) build -c release --product pushgate
+
+## The main job: translate the example payloads and show every record (see README).
+run: build
+	@./scripts/demo.sh $(BIN)
+
+## Every test: Swift unit, golden and integration tests; schema validation; CLI golden check.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(PYTHON) scripts/validate_schemas.py
+	./scripts/check_goldens_cli.sh $(BIN)
+
+## Translation throughput (not a test): payloads/s on one core against a baseline in the same run.
+bench: build-release
+	.build/release/pushgate bench translate
