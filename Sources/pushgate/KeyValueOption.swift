@@ -5,10 +5,13 @@ import PushModel
 enum KeyValueOption {
     /// Splits at the first `=`; a missing `=` is a `ValidationError` naming the option.
     static func split(_ text: String, option: String) throws -> (String, String) {
-        guard let equals = text.firstIndex(of: "=") else {
+        // Search the UTF-8 bytes: a Character search would miss "=" followed by a combining mark.
+        guard let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) else {
             throw ValidationError("\(option) expects NAME=VALUE, got '\(text)'")
         }
-        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+        let name = String(decoding: text.utf8[..<equals], as: UTF8.self)
+        let value = String(decoding: text.utf8[text.utf8.index(after: equals)...], as: UTF8.self)
+        return (name, value)
     }
 
     /// Parses `--topic FORMAT=NAME` values into a topic map.

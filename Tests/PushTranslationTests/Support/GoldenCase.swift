@@ -88,8 +88,11 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     }
 
     private static func split(_ argument: String) -> (String, String) {
-        guard let equals = argument.firstIndex(of: "=") else { return (argument, "") }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+        guard let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (argument, "") }
+        return (
+            String(decoding: argument.utf8[..<equals], as: UTF8.self),
+            String(decoding: argument.utf8[argument.utf8.index(after: equals)...], as: UTF8.self)
+        )
     }
 
     enum GoldenError: Error { case unknownArgument(String) }
