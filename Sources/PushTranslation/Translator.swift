@@ -5,18 +5,13 @@ import PushModel
 public struct Translator: Sendable {
     /// The configuration: topics, limits, leniency.
     public let configuration: TranslatorConfiguration
-    private let emitters: [OutputFormat: any Emitter]
+    private let emitters: [any Emitter]
 
     /// Creates a translator.
     public init(configuration: TranslatorConfiguration = TranslatorConfiguration()) {
         self.configuration = configuration
-        var emitters: [OutputFormat: any Emitter] = [:]
-        for emitter: any Emitter in [
-            APNsEmitter(), AdobeCarouselEmitter(), FacebookCardEmitter(), AndroidExpandableEmitter(),
-        ] {
-            emitters[emitter.format] = emitter
-        }
-        self.emitters = emitters
+        // Indexed by OutputFormat.order.
+        self.emitters = [APNsEmitter(), AdobeCarouselEmitter(), FacebookCardEmitter(), AndroidExpandableEmitter()]
     }
 
     /// The records one input yields, in SPEC order: outputs (apns, adobe-carousel, fb-card,
@@ -43,8 +38,7 @@ public struct Translator: Sendable {
         var deadLetters: [OutputRecord] = []
         let timestampMs = record.timestampMs ?? readAtMs
         for format in notification.formats {
-            guard let emitter = emitters[format] else { continue }
-            let emission = emitter.emit(notification)
+            let emission = emitters[format.order].emit(notification)
             if emission.errors.isEmpty {
                 outputs.append(
                     builder.output(

@@ -53,11 +53,12 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseFailure) -> JSONValue {
         index += 1
         skipWhitespace()
-        var members: [JSONMember] = []
         if peek() == UInt8(ascii: "}") {
             index += 1
-            return .object(JSONObject(members))
+            return .object(JSONObject())
         }
+        var members: [JSONMember] = []
+        members.reserveCapacity(8)
         var names: Set<[UInt8]>? = nil
         while true {
             guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
@@ -91,11 +92,12 @@ struct JSONParser {
     private mutating func parseArray(depth: Int) throws(JSONParseFailure) -> JSONValue {
         index += 1
         skipWhitespace()
-        var elements: [JSONValue] = []
         if peek() == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         while true {
             elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()

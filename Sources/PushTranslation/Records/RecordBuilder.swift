@@ -10,12 +10,15 @@ struct RecordBuilder {
     let forwardedHeaders: [RecordHeader]
     /// `TOPIC:PARTITION:OFFSET` of the input record.
     let sourceReference: String
+    /// The same, as header bytes (shared by every record of this input).
+    let sourceBytes: [UInt8]
 
     init(record: InputRecord, configuration: TranslatorConfiguration) {
         self.record = record
         self.configuration = configuration
         self.forwardedHeaders = record.headers.filter { !Self.isOwnHeader($0.name) }
         self.sourceReference = record.sourceReference
+        self.sourceBytes = Array(sourceReference.utf8)
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
@@ -42,16 +45,16 @@ struct RecordBuilder {
     ) -> OutputRecord {
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
-        headers.append(RecordHeader(name: "pushgate-id", text: notification.id ?? sourceReference))
-        headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue))
-        headers.append(RecordHeader(name: "pushgate-source", text: sourceReference))
-        if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", text: "true")) }
+        headers.append(RecordHeader(name: "pushgate-id", value: notification.id.map { Array($0.utf8) } ?? sourceBytes))
+        headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
+        headers.append(RecordHeader(name: "pushgate-source", value: sourceBytes))
+        if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
         if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
         if format.isDeliveredByAPNs {
             let background = APSWriter.isBackground(notification)
-            headers.append(RecordHeader(name: "apns-push-type", text: background ? "background" : "alert"))
+            headers.append(RecordHeader(name: "apns-push-type", value: background ? HeaderText.background : HeaderText.alert))
             let high = !background && notification.message.priority == .high
-            headers.append(RecordHeader(name: "apns-priority", text: high ? "10" : "5"))
+            headers.append(RecordHeader(name: "apns-priority", value: high ? HeaderText.ten : HeaderText.five))
             headers.append(RecordHeader(name: "apns-expiration", text: String(expiration(notification, timestampMs))))
             if let collapseID = notification.ios.collapseID {
                 headers.append(RecordHeader(name: "apns-collapse-id", text: collapseID))
@@ -85,4 +88,16 @@ struct RecordBuilder {
         return OutputRecord(
             topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
     }
+}
+
+/// Header values pushgate writes often, encoded once.
+enum HeaderText {
+    static let `true` = Array("true".utf8)
+    static let alert = Array("alert".utf8)
+    static let background = Array("background".utf8)
+    static let five = Array("5".utf8)
+    static let ten = Array("10".utf8)
+    static let formats: [[UInt8]] = OutputFormat.allCases.map { Array($0.rawValue.utf8) }
+
+    static func format(_ format: OutputFormat) -> [UInt8] { formats[format.order] }
 }

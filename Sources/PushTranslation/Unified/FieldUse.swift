@@ -48,6 +48,23 @@ enum FieldUse: Equatable {
 
 /// A given field that only some formats use.
 struct GivenField {
-    let path: String
+    let parent: String
+    let name: String?
     let use: FieldUse
+
+    /// A field whose pointer is already built.
+    init(path: String, use: FieldUse) {
+        self.parent = path
+        self.name = nil
+        self.use = use
+    }
+
+    /// A member of the object at `parent`; its pointer is built only when a warning needs it.
+    init(parent: String, name: String, use: FieldUse) {
+        self.parent = parent
+        self.name = name
+        self.use = use
+    }
+
+    var path: String { name.map { JSONPointer.appending(parent, $0) } ?? parent }
 }

@@ -31,15 +31,15 @@ extension PayloadValidator {
         var type: String?
         var action = NotificationAction(type: "")
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             switch member.name {
-            case "type": if member.value != .null { type = context.string(member.value, memberPath) }
-            case "name": if member.value != .null { action.name = context.string(member.value, memberPath) }
+            case "type": if member.value != .null { type = context.string(member.value, memberPath()) }
+            case "name": if member.value != .null { action.name = context.string(member.value, memberPath()) }
             case "value": if member.value != .null { action.value = member.value }
-            case "destructive": if member.value != .null { action.destructive = context.bool(member.value, memberPath) }
+            case "destructive": if member.value != .null { action.destructive = context.bool(member.value, memberPath()) }
             case "authentication":
-                if member.value != .null { action.authentication = context.bool(member.value, memberPath) }
-            case "foreground": if member.value != .null { action.foreground = context.bool(member.value, memberPath) }
+                if member.value != .null { action.authentication = context.bool(member.value, memberPath()) }
+            case "foreground": if member.value != .null { action.foreground = context.bool(member.value, memberPath()) }
             default: action.customKeys.append(member)
             }
         }
@@ -84,14 +84,14 @@ extension PayloadValidator {
         var kind: Expandable.Kind?
         var text: String?
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             switch member.name {
             case "type":
                 if member.value != .null {
-                    kind = context.choice(member.value, memberPath, Expandable.Kind.self, choices: ["text", "image"])
+                    kind = context.choice(member.value, memberPath(), Expandable.Kind.self, choices: ["text", "image"])
                 }
-            case "value": if member.value != .null { text = context.string(member.value, memberPath) }
-            default: context.unknownField(memberPath, in: "expandable")
+            case "value": if member.value != .null { text = context.string(member.value, memberPath()) }
+            default: context.unknownField(memberPath(), in: "expandable")
             }
         }
         requireMember(object, "type", path, "expandable needs a type, \"text\" or \"image\"")

@@ -7,20 +7,20 @@ extension PayloadValidator {
         guard let object = context.object(value, path) else { return }
         var card = Card(size: .medium)
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             if member.value == .null && Self.cardKeys.contains(member.name) { continue }
             switch member.name {
             case "size":
-                card.size = context.choice(member.value, memberPath, Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
-            case "corner_radius": card.cornerRadius = context.number(member.value, memberPath)
-            case "content_inset": card.contentInset = context.number(member.value, memberPath)
-            case "backdrop_color": card.backdropColor = readCardColor(member.value, memberPath)
-            case "dismiss_color": card.dismissColor = readCardColor(member.value, memberPath)
-            case "campaign": card.campaign = context.string(member.value, memberPath)
-            case "hero": card.hero = readHero(member.value, memberPath)
-            case "body": card.body = readCardBody(member.value, memberPath)
-            case "actions": card.actions = readCardActions(member.value, memberPath)
-            default: context.unknownField(memberPath, in: "card")
+                card.size = context.choice(member.value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
+            case "corner_radius": card.cornerRadius = context.number(member.value, memberPath())
+            case "content_inset": card.contentInset = context.number(member.value, memberPath())
+            case "backdrop_color": card.backdropColor = readCardColor(member.value, memberPath())
+            case "dismiss_color": card.dismissColor = readCardColor(member.value, memberPath())
+            case "campaign": card.campaign = context.string(member.value, memberPath())
+            case "hero": card.hero = readHero(member.value, memberPath())
+            case "body": card.body = readCardBody(member.value, memberPath())
+            case "actions": card.actions = readCardActions(member.value, memberPath())
+            default: context.unknownField(memberPath(), in: "card")
             }
         }
         requireMember(object, "size", path, "a card needs a size: \"small\", \"medium\" or \"large\"")
@@ -36,16 +36,16 @@ extension PayloadValidator {
         var hero = Card.Hero(background: .color("#00000000"))
         var background: Card.Background?
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             if member.value == .null && ["height", "background", "content", "content_align"].contains(member.name) { continue }
             switch member.name {
-            case "height": hero.height = context.number(member.value, memberPath, maximum: 1)
-            case "background": background = readBackground(member.value, memberPath, allowsGIF: true)
-            case "content": hero.content = readStyledText(member.value, memberPath)
+            case "height": hero.height = context.number(member.value, memberPath(), maximum: 1)
+            case "background": background = readBackground(member.value, memberPath(), allowsGIF: true)
+            case "content": hero.content = readStyledText(member.value, memberPath())
             case "content_align":
                 hero.contentAlign = context.choice(
-                    member.value, memberPath, Card.Hero.ContentAlignment.self, choices: ["top", "center", "bottom"])
-            default: context.unknownField(memberPath, in: "the card hero")
+                    member.value, memberPath(), Card.Hero.ContentAlignment.self, choices: ["top", "center", "bottom"])
+            default: context.unknownField(memberPath(), in: "the card hero")
             }
         }
         requireMember(object, "background", path, "a hero needs a background (Android refuses a hero without one)")
@@ -59,12 +59,12 @@ extension PayloadValidator {
         var background: Card.Background?
         var content: Card.StyledText?
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             if member.value == .null && ["background", "content"].contains(member.name) { continue }
             switch member.name {
-            case "background": background = readBackground(member.value, memberPath, allowsGIF: false)
-            case "content": content = readStyledText(member.value, memberPath)
-            default: context.unknownField(memberPath, in: "the card body")
+            case "background": background = readBackground(member.value, memberPath(), allowsGIF: false)
+            case "content": content = readStyledText(member.value, memberPath())
+            default: context.unknownField(memberPath(), in: "the card body")
             }
         }
         requireMember(object, "background", path, "a card body needs a background (Android refuses a body without one)")
@@ -102,14 +102,14 @@ extension PayloadValidator {
         var color: String?
         for member in object.members where member.name != "type" {
             if member.value == .null && (member.name == "url" || member.name == "color") { continue }
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             switch member.name {
             case "url" where type != "color":
-                url = readImageURL(member.value, memberPath)
+                url = readImageURL(member.value, memberPath())
             case "color" where type != "image" && type != "gif":
-                color = readCardColor(member.value, memberPath)
+                color = readCardColor(member.value, memberPath())
             default:
-                context.unknownField(memberPath, in: "a \(type ?? "card") background")
+                context.unknownField(memberPath(), in: "a \(type ?? "card") background")
             }
         }
         switch type {
@@ -130,17 +130,17 @@ extension PayloadValidator {
         var styled = Card.StyledText(text: "")
         var text: String?
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             if member.value == .null && ["text", "color", "size", "align", "font"].contains(member.name) { continue }
             switch member.name {
-            case "text": text = context.string(member.value, memberPath)
-            case "color": styled.color = readCardColor(member.value, memberPath)
-            case "size": styled.size = context.number(member.value, memberPath, exclusive: true)
+            case "text": text = context.string(member.value, memberPath())
+            case "color": styled.color = readCardColor(member.value, memberPath())
+            case "size": styled.size = context.number(member.value, memberPath(), exclusive: true)
             case "align":
                 styled.align = context.choice(
-                    member.value, memberPath, Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
-            case "font": styled.font = context.string(member.value, memberPath)
-            default: context.unknownField(memberPath, in: "styled text")
+                    member.value, memberPath(), Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
+            case "font": styled.font = context.string(member.value, memberPath())
+            default: context.unknownField(memberPath(), in: "styled text")
             }
         }
         requireMember(object, "text", path, "styled text needs a text (iOS crashes without one)")

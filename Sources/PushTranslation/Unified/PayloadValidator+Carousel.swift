@@ -7,20 +7,20 @@ extension PayloadValidator {
         guard let object = context.object(value, path) else { return }
         var carousel = Carousel(items: [])
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             if member.value == .null && Self.carouselKeys.contains(member.name) { continue }
             switch member.name {
-            case "items": carousel.items = readCarouselItems(member.value, memberPath)
+            case "items": carousel.items = readCarouselItems(member.value, memberPath())
             case "mode":
-                carousel.mode = context.choice(member.value, memberPath, Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
+                carousel.mode = context.choice(member.value, memberPath(), Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
             case "layout":
                 carousel.layout =
-                    context.choice(member.value, memberPath, Carousel.Layout.self, choices: ["default", "filmstrip"]) ?? .default
-            case "expanded_title": carousel.expandedTitle = context.string(member.value, memberPath)
-            case "expanded_body": carousel.expandedBody = context.string(member.value, memberPath)
-            case "uri": carousel.uri = readURI(member.value, memberPath)
-            case "colors": readCarouselColors(member.value, memberPath, into: &carousel)
-            default: context.unknownField(memberPath, in: "carousel")
+                    context.choice(member.value, memberPath(), Carousel.Layout.self, choices: ["default", "filmstrip"]) ?? .default
+            case "expanded_title": carousel.expandedTitle = context.string(member.value, memberPath())
+            case "expanded_body": carousel.expandedBody = context.string(member.value, memberPath())
+            case "uri": carousel.uri = readURI(member.value, memberPath())
+            case "colors": readCarouselColors(member.value, memberPath(), into: &carousel)
+            default: context.unknownField(memberPath(), in: "carousel")
             }
         }
         requireMember(object, "items", path, "a carousel needs 2 to 5 items, each with an image")
@@ -40,13 +40,13 @@ extension PayloadValidator {
             guard let object = context.object(element, itemPath) else { continue }
             var item = Carousel.Item(image: "")
             for member in object.members {
-                let memberPath = JSONPointer.appending(itemPath, member.name)
+                func memberPath() -> String { JSONPointer.appending(itemPath, member.name) }
                 if member.value == .null && ["image", "text", "uri"].contains(member.name) { continue }
                 switch member.name {
-                case "image": item.image = readImageURL(member.value, memberPath) ?? ""
-                case "text": item.text = context.string(member.value, memberPath)
-                case "uri": item.uri = readURI(member.value, memberPath)
-                default: context.unknownField(memberPath, in: "a carousel item")
+                case "image": item.image = readImageURL(member.value, memberPath()) ?? ""
+                case "text": item.text = context.string(member.value, memberPath())
+                case "uri": item.uri = readURI(member.value, memberPath())
+                default: context.unknownField(memberPath(), in: "a carousel item")
                 }
             }
             requireMember(object, "image", itemPath, "a carousel item needs an image URL")
@@ -58,21 +58,21 @@ extension PayloadValidator {
     private mutating func readCarouselColors(_ value: JSONValue, _ path: String, into carousel: inout Carousel) {
         guard let object = context.object(value, path) else { return }
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             let target: WritableKeyPath<Carousel, String?>
             switch member.name {
             case "title": target = \.titleColor
             case "body": target = \.bodyColor
             case "background": target = \.backgroundColor
             default:
-                context.unknownField(memberPath, in: "carousel colors")
+                context.unknownField(memberPath(), in: "carousel colors")
                 continue
             }
-            guard member.value != .null, let text = context.string(member.value, memberPath) else { continue }
+            guard member.value != .null, let text = context.string(member.value, memberPath()) else { continue }
             if let color = ColorRules.adobeColor(text) {
                 carousel[keyPath: target] = color
             } else {
-                context.error(.invalidColor, memberPath, "must be 6 hex digits, with or without #, such as FF5733")
+                context.error(.invalidColor, memberPath(), "must be 6 hex digits, with or without #, such as FF5733")
             }
         }
     }

@@ -19,14 +19,14 @@ extension PayloadValidator {
         var given: [String] = []
         for member in object.members {
             let name = member.name
-            let memberPath = JSONPointer.appending(path, name)
+            func memberPath() -> String { JSONPointer.appending(path, name) }
             if case .null = member.value, Self.isKnownCustomKey(name) { continue }
-            guard readCustomMember(name, member.value, memberPath) else {
-                context.unknownField(memberPath, in: "custom")
+            guard readCustomMember(name, member.value, memberPath()) else {
+                context.unknownField(memberPath(), in: "custom")
                 continue
             }
             given.append(name)
-            givenFields.append(GivenField(path: memberPath, use: name.hasPrefix("ios_") ? .apnsDelivered : .noFormat))
+            givenFields.append(GivenField(parent: path, name: member.name, use: name.hasPrefix("ios_") ? .apnsDelivered : .noFormat))
         }
         guard !given.isEmpty else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {

@@ -83,13 +83,13 @@ struct PayloadValidator {
     private mutating func readPlatform(_ value: JSONValue, _ path: String) {
         guard let object = context.object(value, path) else { return }
         for member in object.members {
-            let memberPath = JSONPointer.appending(path, member.name)
+            func memberPath() -> String { JSONPointer.appending(path, member.name) }
             switch member.name {
             case "ios":
-                if member.value != .null, let flag = context.bool(member.value, memberPath) { platformIOS = flag }
+                if member.value != .null, let flag = context.bool(member.value, memberPath()) { platformIOS = flag }
             case "android":
-                if member.value != .null, let flag = context.bool(member.value, memberPath) { platformAndroid = flag }
-            default: context.unknownField(memberPath, in: "platform")
+                if member.value != .null, let flag = context.bool(member.value, memberPath()) { platformAndroid = flag }
+            default: context.unknownField(memberPath(), in: "platform")
             }
         }
     }
