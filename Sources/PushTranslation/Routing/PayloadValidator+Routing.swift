@@ -39,8 +39,8 @@ extension PayloadValidator {
     /// Adds `unused_field` for every given field that no routed format uses.
     mutating func warnUnusedFields() {
         let formats = notification.formats
-        let routed = formats.map(\.rawValue).joined(separator: ", ")
         for field in givenFields where !field.use.isUsed(by: formats) {
+            let routed = formats.map(\.rawValue).joined(separator: ", ")
             context.warnings.append(
                 Diagnostic(
                     .unusedField, at: field.path,
