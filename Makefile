@@ -34,6 +34,8 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) scripts/validate_schemas.py
+	$(PYTHON) -m unittest discover -s Tests/Conformance
+	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 
 ## Translation throughput (not a test): payloads/s on one core against a baseline in the same run.

@@ -59,10 +59,18 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "KafkaTests", dependencies: ["Kafka"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "KafkaTests",
+            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PushWorkerTests",
-            dependencies: ["PushWorker", "Kafka", "PushTranslation"],
+            dependencies: [
+                "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

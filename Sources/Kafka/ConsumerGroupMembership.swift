@@ -1,0 +1,88 @@
+import CRdKafka
+import Foundation
+import Logging
+
+/// The consumer's view of its group assignment: which partitions it owns and their assignment epochs.
+/// Handles librdkafka's rebalance callback (eager `assign` or cooperative `incremental_assign`, whichever
+/// protocol the group uses) and commits explicit offsets.
+///
+/// `@unchecked Sendable` is safe because every method runs on the consumer's poll thread: the rebalance
+/// callback is served from `rd_kafka_consumer_poll` and `rd_kafka_consumer_close`, which only that
+/// thread calls, and commits are queued onto it.
+final class ConsumerGroupMembership: @unchecked Sendable {
+    private var epochs: [KafkaTopicPartition: UInt64] = [:]
+    private var lastEpoch: UInt64 = 0
+    private let listener: (any KafkaRebalanceListener)?
+    private let logger: Logger
+
+    init(listener: (any KafkaRebalanceListener)?, logger: Logger) {
+        self.listener = listener
+        self.logger = logger
+    }
+
+    /// The assignment epoch of `partition`, 0 when it is not assigned.
+    func epoch(of partition: KafkaTopicPartition) -> UInt64 { epochs[partition] ?? 0 }
+
+    /// The partitions currently assigned.
+    var assignedPartitions: [KafkaTopicPartition] { Array(epochs.keys) }
+
+    func rebalance(
+        handle: OpaquePointer, event: rd_kafka_resp_err_t, list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+    ) {
+        let partitions = RDKafkaTopicPartitionList.offsets(of: list).map(\.topicPartition)
+        let cooperative = rd_kafka_rebalance_protocol(handle).map { String(cString: $0) } == "COOPERATIVE"
+        switch event {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+            lastEpoch += 1
+            for partition in partitions { epochs[partition] = lastEpoch }
+            logger.info("partitions assigned: \(partitions.map(\.description).sorted().joined(separator: ", "))")
+            listener?.partitionsAssigned(partitions, epoch: lastEpoch)
+            if cooperative {
+                if let error = rd_kafka_incremental_assign(handle, list) { logger.error("assign: \(KafkaError(consuming: error))") }
+            } else {
+                let code = rd_kafka_assign(handle, list)
+                if code != RD_KAFKA_RESP_ERR_NO_ERROR { logger.error("assign: \(KafkaError(code))") }
+            }
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+            let lost = rd_kafka_assignment_lost(handle) != 0
+            logger.info("partitions \(lost ? "lost" : "revoked"): \(partitions.map(\.description).sorted().joined(separator: ", "))")
+            let offsets = listener?.partitionsRevoked(partitions, lost: lost) ?? []
+            if !lost, !offsets.isEmpty { commitBeforeRevoke(offsets, handle: handle) }
+            for partition in partitions { epochs[partition] = nil }
+            if cooperative {
+                if let error = rd_kafka_incremental_unassign(handle, list) { logger.error("unassign: \(KafkaError(consuming: error))") }
+            } else {
+                _ = rd_kafka_assign(handle, nil)
+            }
+        default:
+            logger.error("rebalance failed: \(KafkaError(event))")
+            epochs.removeAll()
+            _ = rd_kafka_assign(handle, nil)
+        }
+    }
+
+    /// Commits before giving partitions up, retrying a few times (a broker may refuse a commit briefly).
+    private func commitBeforeRevoke(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer) {
+        for attempt in 1...3 {
+            do throws(KafkaError) {
+                try commit(offsets, handle: handle)
+                return
+            } catch {
+                logger.warning("commit before revoke failed (attempt \(attempt) of 3): \(error)")
+                if attempt < 3 { Thread.sleep(forTimeInterval: 0.1 * Double(attempt)) }
+            }
+        }
+    }
+
+    /// Commits `offsets` synchronously, skipping partitions this consumer no longer owns.
+    func commit(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer) throws(KafkaError) {
+        let owned = offsets.filter { epochs[$0.topicPartition] != nil }
+        guard !owned.isEmpty else { return }
+        let list = RDKafkaTopicPartitionList.make(owned)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let code = rd_kafka_commit(handle, list, 0)
+        if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code) }
+        if let error = RDKafkaTopicPartitionList.firstError(of: list) { throw error }
+        logger.debug("committed \(owned.map(\.description).joined(separator: ", "))")
+    }
+}

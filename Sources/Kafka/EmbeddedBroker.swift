@@ -1,0 +1,118 @@
+import CRdKafka
+import Logging
+
+/// A Kafka cluster inside this process, on loopback: librdkafka's mock cluster, for demos and tests.
+///
+/// It implements enough of the protocol for producers, group consumers and commits, and can inject
+/// faults. Limits (librdkafka 2.0): each partition keeps about 5 MiB, transactions have no effect, and
+/// consumer groups cannot be described.
+public final class EmbeddedBroker: Sendable {
+    /// The address clients connect to, a `host:port,...` list for `bootstrap.servers`.
+    public let bootstrapServers: String
+    /// How many brokers the cluster has; their ids are 1 through `brokerCount`.
+    public let brokerCount: Int
+    private let host: RDKafkaClient
+    private let cluster: MockCluster
+
+    /// Starts a cluster of `brokerCount` brokers and creates `topics` with `partitions` partitions each.
+    public init(
+        brokerCount: Int = 1, topics: [String] = [], partitions: Int = 8, logger: Logger = Logger(label: "pushgate.broker")
+    ) throws(KafkaError) {
+        guard brokerCount >= 1 else { throw KafkaError.client("an embedded broker needs at least 1 broker") }
+        // A producer handle that never produces hosts the cluster, as librdkafka's own tests do. Its
+        // notice that it has no bootstrap servers is expected, so it logs warnings and worse only.
+        var hostLogger = logger
+        hostLogger.logLevel = max(logger.logLevel, .warning)
+        let host = try RDKafkaClient.make(
+            kind: .producer, properties: [("log.connection.close", "false")],
+            callbacks: RDKafkaCallbacks(logger: hostLogger, statisticsHandler: nil))
+        guard let pointer = rd_kafka_mock_cluster_new(host.handle, Int32(brokerCount)) else {
+            host.destroy()
+            throw KafkaError.client("cannot start the mock cluster")
+        }
+        self.host = host
+        self.cluster = MockCluster(pointer)
+        self.brokerCount = brokerCount
+        self.bootstrapServers = String(cString: rd_kafka_mock_cluster_bootstraps(pointer))
+        for topic in topics { try createTopic(topic, partitions: partitions) }
+    }
+
+    /// Creates `topic` with `partitions` partitions (replication factor at most the broker count).
+    public func createTopic(_ topic: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
+        let replicas = Int32(min(replicationFactor, brokerCount))
+        let code = try cluster.with { rd_kafka_mock_topic_create($0, topic, Int32(partitions), replicas) }
+        try check(code, "create topic \(topic)")
+    }
+
+    /// Takes broker `id` down: its connections close and new ones are refused.
+    public func setBrokerDown(_ id: Int32) throws(KafkaError) {
+        try check(try cluster.with { rd_kafka_mock_broker_set_down($0, id) }, "broker \(id) down")
+    }
+
+    /// Brings broker `id` back up.
+    public func setBrokerUp(_ id: Int32) throws(KafkaError) {
+        try check(try cluster.with { rd_kafka_mock_broker_set_up($0, id) }, "broker \(id) up")
+    }
+
+    /// Delays every response of broker `id` by `milliseconds`.
+    public func setRoundTripTime(broker id: Int32, milliseconds: Int32) throws(KafkaError) {
+        try check(try cluster.with { rd_kafka_mock_broker_set_rtt($0, id, milliseconds) }, "broker \(id) rtt")
+    }
+
+    /// Makes the next `errors.count` requests of type `apiKey` (see ``KafkaAPIKey``) fail, the first
+    /// with `errors[0]`, and so on (`_TRANSPORT` disconnects the client).
+    public func pushRequestErrors(apiKey: Int16, errors: [Int32]) throws(KafkaError) {
+        let codes = errors.map { rd_kafka_resp_err_t(rawValue: $0) }
+        try cluster.with { pointer in
+            codes.withUnsafeBufferPointer { buffer in
+                rd_kafka_mock_push_request_errors_array(pointer, apiKey, buffer.count, buffer.baseAddress)
+            }
+        }
+    }
+
+    /// Forgets the injected errors of `apiKey` not yet returned.
+    public func clearRequestErrors(apiKey: Int16) throws(KafkaError) {
+        try cluster.with { rd_kafka_mock_clear_request_errors($0, apiKey) }
+    }
+
+    /// Stops the cluster and its host handle. Calling it again does nothing; deinit calls it too.
+    public func shutdown() {
+        guard cluster.destroy() else { return }
+        host.destroy()
+    }
+
+    deinit { shutdown() }
+
+    private func check(_ code: rd_kafka_resp_err_t, _ what: String) throws(KafkaError) {
+        if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(code, message: "\(what): \(String(cString: rd_kafka_err2str(code)))")
+        }
+    }
+}
+
+/// The `rd_kafka_mock_cluster_t` pointer, destroyed once.
+///
+/// `@unchecked Sendable` is safe because the pointer is only used or cleared under the lock, and the
+/// mock cluster functions called with it are thread-safe (each is a message to the cluster's thread).
+private final class MockCluster: @unchecked Sendable {
+    private let pointer: Locked<OpaquePointer?>
+
+    init(_ pointer: OpaquePointer) { self.pointer = Locked(pointer) }
+
+    /// Runs `body` with the live cluster. - Throws: ``KafkaError`` once the cluster is destroyed.
+    func with<Result>(_ body: (OpaquePointer) -> Result) throws(KafkaError) -> Result {
+        let result: Result? = pointer.withLock { current in current.map(body) }
+        guard let result else { throw KafkaError.client("the embedded broker is shut down") }
+        return result
+    }
+
+    /// Destroys the cluster; `false` when it already was.
+    func destroy() -> Bool {
+        pointer.withLock { current in
+            guard let live = current else { return false }
+            rd_kafka_mock_cluster_destroy(live)
+            current = nil
+            return true
+        }
+    }
+}

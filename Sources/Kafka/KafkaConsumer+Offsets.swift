@@ -1,0 +1,65 @@
+import CRdKafka
+
+extension KafkaConsumer {
+    /// The first and next-to-write offsets of one partition, as the broker reports them.
+    public struct Watermarks: Sendable, Equatable {
+        /// The oldest offset still stored.
+        public var low: Int64
+        /// The offset the next record written will get (one past the last).
+        public var high: Int64
+    }
+
+    /// The watermarks of every partition of `topic`, asked from the brokers on the poll thread.
+    public func watermarks(topic: String, timeoutMs: Int32 = 10_000) async throws(KafkaError) -> [Int32: Watermarks] {
+        let client = self.rdClient
+        return try await run { () throws(KafkaError) in
+            var result: [Int32: Watermarks] = [:]
+            for partition in try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs) {
+                var low: Int64 = 0
+                var high: Int64 = 0
+                let code = rd_kafka_query_watermark_offsets(client.handle, topic, partition, &low, &high, timeoutMs)
+                if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "watermarks of \(topic)[\(partition)]") }
+                result[partition] = Watermarks(low: low, high: high)
+            }
+            return result
+        }
+    }
+
+    /// For each partition of `topic`, the offset of the first record with a timestamp at or after
+    /// `timestampMs`; `nil` for a partition with no such record.
+    public func offsets(topic: String, atOrAfter timestampMs: Int64, timeoutMs: Int32 = 10_000) async throws(KafkaError) -> [Int32: Int64?] {
+        let client = self.rdClient
+        return try await run { () throws(KafkaError) in
+            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            let list = RDKafkaTopicPartitionList.make(
+                partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: timestampMs) })
+            defer { rd_kafka_topic_partition_list_destroy(list) }
+            let code = rd_kafka_offsets_for_times(client.handle, list, timeoutMs)
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "offsets for times of \(topic)") }
+            var result: [Int32: Int64?] = [:]
+            for entry in RDKafkaTopicPartitionList.offsets(of: list) {
+                result[entry.topicPartition.partition] = entry.offset >= 0 ? entry.offset : nil
+            }
+            return result
+        }
+    }
+
+    /// The partition ids of `topic` (blocking: call on the poll thread).
+    static func partitions(of topic: String, handle: OpaquePointer, timeoutMs: Int32) throws(KafkaError) -> [Int32] {
+        guard let topicHandle = rd_kafka_topic_new(handle, topic, nil) else {
+            throw KafkaError.client("cannot open topic \(topic)")
+        }
+        defer { rd_kafka_topic_destroy(topicHandle) }
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let code = rd_kafka_metadata(handle, 0, topicHandle, &metadata, timeoutMs)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code, message: "metadata of \(topic)") }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        guard metadata.pointee.topic_cnt > 0, let topics = metadata.pointee.topics else {
+            throw KafkaError.client("no metadata for topic \(topic)")
+        }
+        let entry = topics[0]
+        if entry.err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(entry.err, message: "topic \(topic): \(String(cString: rd_kafka_err2str(entry.err)))") }
+        guard let partitions = entry.partitions else { return [] }
+        return (0..<Int(entry.partition_cnt)).map { partitions[$0].id }.sorted()
+    }
+}

@@ -1,0 +1,144 @@
+import CRdKafka
+import Logging
+
+/// A consumer group member that reads records and commits only the offsets it is told to.
+///
+/// A dedicated poll thread calls `rd_kafka_consumer_poll` and serves librdkafka's callbacks (rebalance,
+/// logs, statistics, errors); records reach async code through ``messages``. When the application falls
+/// behind by ``KafkaConsumerConfiguration/bufferedMessages`` records, the poll thread waits.
+public final class KafkaConsumer: Sendable {
+    private let client: RDKafkaClient
+    private let pollThread: PollThread
+    private let buffer: ConsumerMessageBuffer
+    private let membership: ConsumerGroupMembership
+    private let closed = Locked(false)
+
+    /// The records read, to be iterated by one task.
+    public let messages: KafkaConsumerMessages
+
+    /// Creates a consumer, subscribes it to the configured topics and starts its poll thread.
+    /// - Parameters:
+    ///   - rebalanceListener: told of assignments and revocations, on the poll thread.
+    ///   - statisticsHandler: receives librdkafka's statistics JSON, on the poll thread.
+    public init(
+        configuration: KafkaConsumerConfiguration, logger: Logger,
+        rebalanceListener: (any KafkaRebalanceListener)? = nil,
+        statisticsHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(KafkaError) {
+        let buffer = ConsumerMessageBuffer(capacity: configuration.bufferedMessages)
+        let membership = ConsumerGroupMembership(listener: rebalanceListener, logger: logger)
+        let callbacks = RDKafkaCallbacks(
+            logger: logger, statisticsHandler: statisticsHandler,
+            fatalErrorHandler: { buffer.finish(error: $0) },
+            rebalanceHandler: { membership.rebalance(handle: $0, event: $1, list: $2) })
+        let client = try RDKafkaClient.make(
+            kind: .consumer, properties: configuration.librdkafkaProperties, callbacks: callbacks
+        ) { rdConfiguration in
+            rd_kafka_conf_set_rebalance_cb(rdConfiguration) { handle, event, list, _ in
+                guard let handle, let list, let callbacks = RDKafkaCallbacks.from(handle) else { return }
+                callbacks.rebalanceHandler?(handle, event, list)
+            }
+        }
+        // Serve logs, statistics and errors from rd_kafka_consumer_poll, on the poll thread.
+        _ = rd_kafka_poll_set_consumer(client.handle)
+        var code = RD_KAFKA_RESP_ERR_NO_ERROR
+        if !configuration.topics.isEmpty {
+            let topics = RDKafkaTopicPartitionList.make(topics: configuration.topics)
+            code = rd_kafka_subscribe(client.handle, topics)
+            rd_kafka_topic_partition_list_destroy(topics)
+        }
+        if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+            client.destroy()
+            throw KafkaError(code, message: "cannot subscribe to \(configuration.topics): \(String(cString: rd_kafka_err2str(code)))")
+        }
+        self.client = client
+        self.buffer = buffer
+        self.membership = membership
+        self.messages = KafkaConsumerMessages(buffer: buffer)
+        let timeout = configuration.pollTimeoutMs
+        self.pollThread = PollThread(name: "kafka-consumer-poll") {
+            KafkaConsumer.pollOnce(client: client, buffer: buffer, membership: membership, timeoutMs: timeout)
+        }
+        pollThread.start()
+    }
+
+    /// The fatal error librdkafka raised, if any.
+    public var fatalError: KafkaError? { client.fatalError }
+
+    /// The librdkafka client, for extensions whose calls run on the poll thread through ``run(_:)``.
+    var rdClient: RDKafkaClient { client }
+
+    /// Runs `body` on the poll thread (for blocking librdkafka calls) and returns its result.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError) -> Result {
+        try await pollThread.run(body)
+    }
+
+    /// Reads `offsets` directly (each partition from its offset), without joining the group: for a
+    /// consumer configured with no topics. Records carry assignment epoch 0.
+    public func assign(_ offsets: [KafkaTopicPartitionOffset]) async throws(KafkaError) {
+        let client = self.client
+        try await pollThread.run { () throws(KafkaError) in
+            let list = RDKafkaTopicPartitionList.make(offsets)
+            defer { rd_kafka_topic_partition_list_destroy(list) }
+            let code = rd_kafka_assign(client.handle, list)
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code) }
+        }
+    }
+
+    /// Commits `offsets` (each the next offset to read) synchronously, on the poll thread. Partitions
+    /// this consumer no longer owns are skipped, so a late commit never rewinds another member's work.
+    public func commit(_ offsets: [KafkaTopicPartitionOffset]) async throws(KafkaError) {
+        guard !offsets.isEmpty else { return }
+        let client = self.client
+        let membership = self.membership
+        try await pollThread.run { () throws(KafkaError) in try membership.commit(offsets, handle: client.handle) }
+    }
+
+    /// The partitions currently assigned to this consumer.
+    public func assignment() async throws(KafkaError) -> [KafkaTopicPartition] {
+        let membership = self.membership
+        return try await pollThread.run { membership.assignedPartitions }
+    }
+
+    /// Leaves the group and releases librdkafka's resources: `rd_kafka_consumer_close` (which revokes
+    /// the assignment through the rebalance listener, committing what it returns), then destroy.
+    /// ``messages`` ends. Calling it again does nothing.
+    public func close() async {
+        let first = closed.withLock { isClosed in
+            defer { isClosed = true }
+            return !isClosed
+        }
+        guard first else { return }
+        let client = self.client
+        let buffer = self.buffer
+        await pollThread.stop {
+            let code = rd_kafka_consumer_close(client.handle)
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR { client.callbacks.logger.warning("consumer close: \(KafkaError(code))") }
+            buffer.finish()
+            client.destroy()
+        }
+    }
+
+    private static func pollOnce(
+        client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership, timeoutMs: Int32
+    ) {
+        guard buffer.waitForRoom(timeout: Double(timeoutMs) / 1000) else { return }
+        guard let message = rd_kafka_consumer_poll(client.handle, timeoutMs) else { return }
+        defer { rd_kafka_message_destroy(message) }
+        let code = message.pointee.err
+        if code == RD_KAFKA_RESP_ERR_NO_ERROR {
+            let partition = KafkaTopicPartition(
+                topic: message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? "",
+                partition: message.pointee.partition)
+            buffer.push(KafkaConsumerMessage(message, assignmentEpoch: membership.epoch(of: partition)))
+        } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+            return
+        } else if code == RD_KAFKA_RESP_ERR__FATAL {
+            let fatal = client.fatalError ?? KafkaError(code, isFatal: true)
+            client.callbacks.reportFatal(fatal)
+        } else {
+            let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
+            client.callbacks.logger.warning("consumer: \(KafkaError(code, message: text))")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import CRdKafka
+import Logging
+
+/// An idempotent Kafka producer (`acks=all`) that reports every record's delivery.
+///
+/// Records are handed to librdkafka without waiting; a dedicated poll thread receives the brokers'
+/// acknowledgements and calls each record's delivery handler. Records with the same key go to the same
+/// partition and, thanks to idempotence with at most 5 requests in flight, keep their order.
+public final class KafkaProducer: Sendable {
+    /// The outcome of one record: its delivery report or the error that stopped it.
+    public typealias DeliveryHandler = @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
+
+    private let client: RDKafkaClient
+    private let pollThread: PollThread
+    private let closed = Locked(false)
+
+    /// Creates a producer and starts its poll thread.
+    /// - Parameters:
+    ///   - statisticsHandler: receives librdkafka's statistics JSON every `statisticsIntervalMs`, on the
+    ///     poll thread.
+    ///   - fatalErrorHandler: called once, on a librdkafka thread, when a fatal error is raised.
+    public init(
+        configuration: KafkaProducerConfiguration, logger: Logger,
+        statisticsHandler: (@Sendable (String) -> Void)? = nil,
+        fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil
+    ) throws(KafkaError) {
+        let callbacks = RDKafkaCallbacks(
+            logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: fatalErrorHandler)
+        let client = try RDKafkaClient.make(
+            kind: .producer, properties: configuration.librdkafkaProperties, callbacks: callbacks
+        ) { rdConfiguration in
+            rd_kafka_conf_set_dr_msg_cb(rdConfiguration) { handle, message, _ in
+                guard let message, let opaque = message.pointee._private else { return }
+                let context = Unmanaged<DeliveryContext>.fromOpaque(opaque).takeRetainedValue()
+                context.handler(KafkaProducer.result(of: message, handle: handle))
+            }
+        }
+        self.client = client
+        let timeout = configuration.pollTimeoutMs
+        self.pollThread = PollThread(name: "kafka-producer-poll") { rd_kafka_poll(client.handle, timeout) }
+        pollThread.start()
+    }
+
+    /// The fatal error librdkafka raised, if any: the producer can no longer deliver records.
+    public var fatalError: KafkaError? { client.fatalError }
+
+    /// How many records wait for their delivery report.
+    public var outstandingCount: Int { Int(rd_kafka_outq_len(client.handle)) }
+
+    /// Hands `message` to librdkafka without blocking; `onDelivery` runs on the poll thread when the
+    /// broker acknowledges the record or gives up on it.
+    /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
+    public func produce(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) {
+        if closed.withLock({ $0 }) { throw KafkaError.client("the producer is shut down") }
+        let context = Unmanaged.passRetained(DeliveryContext(onDelivery))
+        let arguments = RDKafkaProduceArguments(message: message, opaque: context.toOpaque())
+        let failure = arguments.values.withUnsafeBufferPointer { values in
+            rd_kafka_produceva(client.handle, values.baseAddress, values.count)
+        }
+        if let failure {
+            context.release()
+            throw KafkaError(consuming: failure)
+        }
+    }
+
+    /// Writes `message` and returns once the broker has acknowledged it.
+    public func send(_ message: KafkaProducerMessage) async throws(KafkaError) -> KafkaDeliveryReport {
+        let outcome: Result<KafkaDeliveryReport, KafkaError> = await withCheckedContinuation { continuation in
+            do throws(KafkaError) {
+                try produce(message) { continuation.resume(returning: $0) }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Waits, on the poll thread, until every record handed over so far has its delivery report.
+    /// - Throws: ``KafkaError`` (`_TIMED_OUT`) when records are still outstanding after `timeout`.
+    public func flush(timeout: Duration = .seconds(30)) async throws(KafkaError) {
+        let client = self.client
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        try await pollThread.run { () throws(KafkaError) in
+            let code = rd_kafka_flush(client.handle, milliseconds)
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+                throw KafkaError(code, message: "\(rd_kafka_outq_len(client.handle)) records still unacknowledged after flush")
+            }
+        }
+    }
+
+    /// Flushes (up to `flushTimeout`), fails what is still outstanding, stops the poll thread and
+    /// destroys the librdkafka handle. Calling it again does nothing.
+    public func shutdown(flushTimeout: Duration = .seconds(30)) async {
+        let first = closed.withLock { isClosed in
+            defer { isClosed = true }
+            return !isClosed
+        }
+        guard first else { return }
+        do {
+            try await flush(timeout: flushTimeout)
+        } catch {
+            client.callbacks.logger.error("producer shutdown: \(error)")
+        }
+        let client = self.client
+        await pollThread.stop {
+            // Purged records get their delivery handler called (with _PURGE_QUEUE) by the flush below.
+            _ = rd_kafka_purge(client.handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
+            _ = rd_kafka_flush(client.handle, 1000)
+            client.destroy()
+        }
+    }
+
+    private static func result(
+        of message: UnsafePointer<rd_kafka_message_t>, handle: OpaquePointer?
+    ) -> Result<KafkaDeliveryReport, KafkaError> {
+        let code = message.pointee.err
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            if code == RD_KAFKA_RESP_ERR__FATAL, let handle, let fatal = RDKafkaClient.fatalError(of: handle) {
+                return .failure(fatal)
+            }
+            let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
+            return .failure(KafkaError(code, message: text))
+        }
+        let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+        let offset = message.pointee.offset
+        return .success(KafkaDeliveryReport(
+            topic: topic, partition: message.pointee.partition, offset: offset >= 0 ? offset : nil))
+    }
+}
+
+/// The delivery handler of one in-flight record, passed through librdkafka as the message opaque.
+private final class DeliveryContext {
+    let handler: KafkaProducer.DeliveryHandler
+    init(_ handler: @escaping KafkaProducer.DeliveryHandler) { self.handler = handler }
+}

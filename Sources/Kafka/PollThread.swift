@@ -1,0 +1,100 @@
+import Foundation
+
+/// A dedicated thread that calls librdkafka's blocking functions, so they never run on Swift's
+/// cooperative thread pool (one thread per core: a blocked poll there would freeze every task).
+///
+/// The thread alternates between running queued commands and calling `poll`, which should block for a
+/// short time (tens of milliseconds) at most. Async code hands work over with ``run(_:)``.
+///
+/// `@unchecked Sendable` is safe because the mutable state is only touched while holding `condition`.
+final class PollThread: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var commands: [@Sendable () -> Void] = []
+    private var stopRequested = false
+    private var exited = false
+    private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    private let name: String
+    private let poll: @Sendable () -> Void
+
+    /// Creates a thread named `name` that calls `poll` whenever it has no command to run.
+    init(name: String, poll: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.poll = poll
+    }
+
+    func start() {
+        let thread = Thread { [self] in loop() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues `command` to run on the thread after the current poll returns; `false` when the thread
+    /// has already exited (the command is then dropped).
+    @discardableResult
+    func enqueue(_ command: @escaping @Sendable () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !exited else { return false }
+        commands.append(command)
+        condition.signal()
+        return true
+    }
+
+    /// Runs `body` on the thread and returns its result to the calling task.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError) -> Result {
+        let outcome: Swift.Result<Result, KafkaError> = await withCheckedContinuation { continuation in
+            let accepted = enqueue {
+                do throws(KafkaError) {
+                    continuation.resume(returning: .success(try body()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            if !accepted {
+                continuation.resume(returning: .failure(KafkaError.client("the Kafka client \(name) is shut down")))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Asks the thread to run the commands already queued, then `last` (which may destroy what `poll`
+    /// uses: `poll` is not called again), and exit; returns once it has exited.
+    func stop(after last: (@Sendable () -> Void)? = nil) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if exited {
+                condition.unlock()
+                continuation.resume()
+                return
+            }
+            if let last { commands.append(last) }
+            stopRequested = true
+            exitWaiters.append(continuation)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            let pending = commands
+            commands.removeAll()
+            let stopping = stopRequested
+            condition.unlock()
+            for command in pending { command() }
+            if stopping && pending.isEmpty { break }
+            if !stopping { poll() }
+        }
+        condition.lock()
+        exited = true
+        let waiters = exitWaiters
+        exitWaiters.removeAll()
+        let late = commands
+        commands.removeAll()
+        condition.unlock()
+        // Commands queued while stopping still run, on this thread, so their continuations resume.
+        for command in late { command() }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,67 @@
+import PushTranslation
+
+/// Everything a ``PushWorker`` needs: where Kafka is, what to read, how to translate, how much to buffer.
+public struct PushWorkerConfiguration: Sendable {
+    /// `bootstrap.servers` of the Kafka cluster.
+    public var bootstrapServers: String
+    /// The consumer group. Default: `pushgate`.
+    public var groupId: String
+    /// The input topic. Default: `push.unified`.
+    public var inputTopic: String
+    /// Output and dead-letter topics, leniency and payload limit.
+    public var translator: TranslatorConfiguration
+    /// librdkafka properties (`-X key=value`) given to both the consumer and the producer, after
+    /// pushgate's defaults. `enable.idempotence`, `acks`, `enable.auto.commit` and
+    /// `enable.auto.offset.store` cannot be overridden. Default: none.
+    public var kafkaProperties: [String: String]
+    /// The most input records whose outputs are not all acknowledged yet (backpressure). Default: 1000.
+    public var maxInFlightRecords: Int
+    /// How often finished offsets are committed. Default: 500 ms.
+    public var commitInterval: Duration
+    /// How long a graceful shutdown waits for records in flight before giving up on them (they are then
+    /// not committed, and are read again by the next worker). Default: 30 s.
+    public var drainTimeout: Duration
+    /// How long a revoke waits for the revoked partitions' records in flight before handing them over
+    /// uncommitted. Default: 10 s.
+    public var revokeDrainTimeout: Duration
+    /// `statistics.interval.ms` of both clients; 0 turns statistics off. Default: 0.
+    public var statisticsIntervalMs: Int
+    /// The port of the metrics endpoint. Stored only: the metrics server comes in a later issue.
+    public var metricsPort: Int?
+
+    /// Creates a configuration; every argument but the bootstrap servers has the documented default.
+    public init(
+        bootstrapServers: String,
+        groupId: String = "pushgate",
+        inputTopic: String = TranslatorConfiguration.defaultInputTopic,
+        translator: TranslatorConfiguration = TranslatorConfiguration(),
+        kafkaProperties: [String: String] = [:],
+        maxInFlightRecords: Int = 1000,
+        commitInterval: Duration = .milliseconds(500),
+        drainTimeout: Duration = .seconds(30),
+        revokeDrainTimeout: Duration = .seconds(10),
+        statisticsIntervalMs: Int = 0,
+        metricsPort: Int? = nil
+    ) {
+        self.bootstrapServers = bootstrapServers
+        self.groupId = groupId
+        self.inputTopic = inputTopic
+        self.translator = translator
+        self.kafkaProperties = kafkaProperties
+        self.maxInFlightRecords = maxInFlightRecords
+        self.commitInterval = commitInterval
+        self.drainTimeout = drainTimeout
+        self.revokeDrainTimeout = revokeDrainTimeout
+        self.statisticsIntervalMs = statisticsIntervalMs
+        self.metricsPort = metricsPort
+    }
+
+    /// Producer defaults of the worker, before ``kafkaProperties``: Java-compatible key hashing
+    /// (`murmur2_random`) and a record size limit that fits a dead letter of the largest accepted payload.
+    var producerDefaults: [String: String] {
+        [
+            "partitioner": "murmur2_random",
+            "message.max.bytes": String(max(1_000_000, translator.maxPayloadBytes + 64 * 1024)),
+        ]
+    }
+}

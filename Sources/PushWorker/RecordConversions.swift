@@ -1,0 +1,22 @@
+import Kafka
+import PushModel
+
+extension InputRecord {
+    /// The translator's view of a consumed record.
+    public init(_ message: KafkaConsumerMessage) {
+        self.init(
+            topic: message.topic, partition: message.partition, offset: message.offset, key: message.key,
+            value: message.value, headers: message.headers.map { RecordHeader(name: $0.name, value: $0.value) },
+            timestampMs: message.timestampMs)
+    }
+}
+
+extension KafkaProducerMessage {
+    /// The Kafka record of a translator output: same topic, key, value and headers; the partitioner
+    /// chooses the partition from the key.
+    public init(_ record: OutputRecord) {
+        self.init(
+            topic: record.topic, key: record.key, value: record.value,
+            headers: record.headers.map { KafkaHeader(name: $0.name, value: $0.value) })
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Kafka
+import Logging
+import PushModel
+import PushTranslation
+import PushWorker
+import ServiceLifecycle
+
+/// `pushgate broker`: an embedded Kafka cluster on loopback (librdkafka's mock cluster).
+struct BrokerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker",
+        abstract: "Run an embedded Kafka broker on loopback for demos and tests.",
+        discussion: """
+            Creates the topics of pushgate (input, one per format, dead letters) and prints the bootstrap address \
+            as the first line of standard output, then serves until SIGINT or SIGTERM. It is librdkafka's mock \
+            cluster: each partition keeps only about 5 MiB, and transactions have no effect.
+
+            With --control, fault-injection commands are read from standard input, one per line, and each is \
+            answered with "ok" or "error: MESSAGE" on standard output; the broker also stops at the end of \
+            standard input:
+            \(EmbeddedBroker.controlCommandHelp)
+            """
+    )
+
+    @Option(help: "Partitions of each topic.")
+    var partitions = 8
+
+    @Option(help: "Brokers in the cluster (ids 1...N).")
+    var brokers = 1
+
+    @Flag(help: "Read fault-injection commands from standard input.")
+    var control = false
+
+    @Option(help: "The input topic to create.")
+    var inputTopic = TranslatorConfiguration.defaultInputTopic
+
+    @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
+    var topics: [String] = []
+
+    @Option(help: "The dead-letter topic to create.")
+    var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
+
+    @Option(help: ArgumentHelp("Also create this topic (repeatable).", valueName: "NAME"))
+    var extraTopic: [String] = []
+
+    func validate() throws {
+        guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+        guard (1...64).contains(brokers) else { throw ValidationError("--brokers must be between 1 and 64") }
+        _ = try KeyValueOption.topics(topics)
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "pushgate.broker")
+        logger.logLevel = .warning
+        let renamed = try KeyValueOption.topics(topics)
+        let formatTopics = OutputFormat.allCases.map { renamed[$0] ?? $0.defaultTopic }
+        let allTopics = [inputTopic] + formatTopics + [deadLetterTopic] + extraTopic
+        let broker = try EmbeddedBroker(brokerCount: brokers, topics: allTopics, partitions: partitions, logger: logger)
+        StandardStreams.writeLine(broker.bootstrapServers)
+        let service = EmbeddedBrokerService(broker: broker, controlLines: control ? StandardStreams.inputLines() : nil)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import Logging
+import PushModel
+import PushTranslation
+import PushWorker
+
+/// `pushgate replay`: re-drive records from a topic or a JSON Lines file into the input topic.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Write records from a topic (e.g. the dead-letter topic after a fix) or a file into the input topic.",
+        discussion: """
+            Keys and values are written unchanged; pushgate-* and __connect.errors.* headers are dropped, other \
+            headers are kept. A live progress line goes to standard error.
+
+            From a topic (--from-topic): every partition from --from-offset (inclusive) or the first record at or \
+            after --since, up to --to-offset (exclusive) or the end of the partition when the replay starts; \
+            records at or after --until are skipped. No consumer group is joined, nothing committed.
+
+            From a file (--file): JSON Lines. A line written by `pushgate translate` with "format":null (a dead \
+            letter) is replayed with its exact bytes (value_base64), key and headers; translate lines of a format \
+            are outputs and are skipped. Any other line is itself a payload, replayed with no key and no headers.
+
+            --error-code and --format keep only records whose headers match (dead letters carry them). \
+            Environment: PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_INPUT_TOPIC, PUSHGATE_X (as for run).
+            """
+    )
+
+    @Option(help: "Kafka bootstrap servers (host:port,...).")
+    var bootstrapServers: String?
+
+    @Option(help: "The topic to write to (default: push.unified).")
+    var inputTopic: String?
+
+    @Option(help: "Read records from this topic.")
+    var fromTopic: String?
+
+    @Option(help: "Read records from this JSON Lines file.")
+    var file: String?
+
+    @Option(help: "First offset of each partition to read (inclusive).")
+    var fromOffset: Int64?
+
+    @Option(help: "Offset at which each partition stops (exclusive).")
+    var toOffset: Int64?
+
+    @Option(help: "Start at the first record at or after this time (ms since the epoch, or ISO 8601).")
+    var since: String?
+
+    @Option(help: "Skip records at or after this time (ms since the epoch, or ISO 8601).")
+    var until: String?
+
+    @Option(help: "Only dead letters with this error code (e.g. invalid_url).")
+    var errorCode: String?
+
+    @Option(help: "Only records whose pushgate-format header is this format.")
+    var format: String?
+
+    @Option(name: .customShort("X"), help: ArgumentHelp("A librdkafka property (repeatable).", valueName: "KEY=VALUE"))
+    var kafkaProperties: [String] = []
+
+    func validate() throws {
+        guard (fromTopic == nil) != (file == nil) else { throw ValidationError("give exactly one of --from-topic and --file") }
+        if file != nil, fromOffset != nil || toOffset != nil || since != nil || until != nil {
+            throw ValidationError("--from-offset, --to-offset, --since and --until apply to --from-topic only")
+        }
+        if let format, OutputFormat(rawValue: format) == nil {
+            throw ValidationError("--format: unknown format '\(format)'")
+        }
+        _ = try Self.time(since, option: "--since")
+        _ = try Self.time(until, option: "--until")
+    }
+
+    func run() async throws {
+        let environment = EnvironmentSettings()
+        guard let bootstrap = bootstrapServers ?? environment.string("PUSHGATE_BOOTSTRAP_SERVERS") else {
+            throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
+        }
+        var properties: [String: String] = [:]
+        for entry in environment.list("PUSHGATE_X") + kafkaProperties {
+            let (key, value) = try KeyValueOption.split(entry, option: "-X")
+            properties[key] = value
+        }
+        var logger = Logger(label: "pushgate.replay")
+        logger.logLevel = .warning
+        let target = inputTopic ?? environment.string("PUSHGATE_INPUT_TOPIC") ?? TranslatorConfiguration.defaultInputTopic
+        let replayer = try Replayer(
+            producer: KafkaProducerConfiguration(bootstrapServers: bootstrap, properties: properties),
+            targetTopic: target, filter: ReplayFilter(errorCode: errorCode, format: format), total: nil, logger: logger)
+        let started = ContinuousClock.now
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                Self.show(replayer.progress, since: started, final: false)
+            }
+        }
+        do {
+            if let file {
+                let contents = try ReplayFileReader.read(path: file)
+                replayer.setTotal(contents.records.count + contents.skippedOutputs)
+                replayer.countSkipped(contents.skippedOutputs)
+                for record in contents.records { try await replayer.replay(record) }
+            } else if let fromTopic {
+                let source = TopicReplaySource(
+                    topic: fromTopic,
+                    consumer: KafkaConsumerConfiguration(
+                        bootstrapServers: bootstrap, groupId: "pushgate-replay", topics: [], properties: properties),
+                    fromOffset: fromOffset, toOffset: toOffset,
+                    sinceMs: try Self.time(since, option: "--since"), untilMs: try Self.time(until, option: "--until"))
+                try await source.run(into: replayer, logger: logger)
+            }
+            try await replayer.finish()
+        } catch {
+            ticker.cancel()
+            Self.show(replayer.progress, since: started, final: true)
+            throw error
+        }
+        ticker.cancel()
+        Self.show(replayer.progress, since: started, final: true)
+    }
+
+    private static func show(_ progress: ReplayProgress, since start: ContinuousClock.Instant, final: Bool) {
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        StandardStreams.writeError("\r\u{1B}[K" + Replayer.describe(progress, elapsedSeconds: seconds) + (final ? "\n" : ""))
+    }
+
+    /// Parses a time option: milliseconds since the epoch, or ISO 8601.
+    private static func time(_ text: String?, option: String) throws -> Int64? {
+        guard let text else { return nil }
+        if let milliseconds = Int64(text) { return milliseconds }
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate]] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1000) }
+        }
+        throw ValidationError("\(option) expects milliseconds since the epoch or an ISO 8601 time, got '\(text)'")
+    }
+}

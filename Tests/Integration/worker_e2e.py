@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""End-to-end check of `pushgate run` against `pushgate broker`, with an independent client.
+
+Writes --records inputs (default 20000) into an 8-partition embedded broker, then runs workers through
+trouble: a SIGKILL mid-stream and a restart, two workers in one group, injected Produce/Fetch/
+OffsetCommit errors, a broker down and up, and finally SIGTERM. Then it checks, with confluent-kafka:
+- every output and dead letter `pushgate translate` gives for each input is there, nothing else is
+  (duplicates from the crash must be byte-identical copies);
+- per output topic and key, records appear in input order (first occurrences);
+- the SIGTERMed worker exits 0 and the group's committed offsets equal the input topic's end.
+
+  python3 Tests/Integration/worker_e2e.py --pushgate .build/debug/pushgate [--records 20000]
+"""
+import argparse
+import base64
+import collections
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from confluent_kafka import Consumer, Producer, TopicPartition, OFFSET_BEGINNING  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUTPUT_TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.dlq"]
+TIMESTAMP = 1_700_000_000_000
+GROUP = "pushgate-e2e"
+QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
+
+
+def log(text):
+    print(f"[e2e {time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+def payloads():
+    result = [b'{"message":{"title":"T","body":"B"},"data":{"n":1}}', b'not json', b'\xff\xfe{', b'{}',
+              b'{"platform":{"ios":false},"message":{"body":"android"}}']
+    for path in sorted(glob.glob(os.path.join(HERE, "..", "PushTranslationTests", "Golden", "*.input.json"))):
+        with open(path, "rb") as handle:
+            result.append(handle.read().replace(b"\r", b" ").replace(b"\n", b" "))
+    return result
+
+
+class Broker:
+    def __init__(self, pushgate):
+        self.process = subprocess.Popen([pushgate, "broker", "--partitions", "8", "--control"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.address = self.process.stdout.readline().strip()
+
+    def control(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        log(f"broker: {line} -> {answer}")
+        if answer != "ok":
+            raise SystemExit(f"broker refused {line!r}: {answer}")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(10)
+
+
+def start_worker(pushgate, address, name, level="warning"):
+    log(f"starting worker {name} (log: /tmp/pushgate-e2e-{name}.log)")
+    return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", GROUP,
+                             "--log-level", level, "--max-in-flight", "500"] + QUICK,
+                            stdout=subprocess.DEVNULL, stderr=open(f"/tmp/pushgate-e2e-{name}.log", "w"))
+
+
+def produce(address, count):
+    corpus = payloads()
+    producer = Producer({"bootstrap.servers": address, "enable.idempotence": True, "linger.ms": 20})
+    for index in range(count):
+        key = None if index % 13 == 0 else f"user-{index % 101}".encode()
+        while True:
+            try:
+                producer.produce("push.unified", value=corpus[index % len(corpus)], key=key, timestamp=TIMESTAMP)
+                break
+            except BufferError:
+                producer.poll(0.1)
+        producer.poll(0)
+    if producer.flush(60):
+        raise SystemExit("inputs not flushed")
+
+
+def read_all(address, topics, expect=None, idle=2.0, timeout=240):
+    consumer = Consumer({"bootstrap.servers": address, "group.id": "e2e-reader", "enable.auto.commit": False})
+    assignment = []
+    for topic in topics:
+        partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
+        assignment += [TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions]
+    consumer.assign(assignment)
+    records, last, deadline = [], time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        message = consumer.poll(0.2)
+        if message is None:
+            if (expect is None or len(records) >= expect) and time.monotonic() - last > idle:
+                break
+            continue
+        if message.error():
+            continue
+        last = time.monotonic()
+        records.append(message)
+    consumer.close()
+    return records
+
+
+def expected_outputs(pushgate, inputs):
+    """What `pushgate translate` gives for each input (one call per input partition)."""
+    by_partition = collections.defaultdict(list)
+    for message in inputs:
+        by_partition[message.partition()].append(message)
+    expected = []
+    for partition, messages in by_partition.items():
+        messages.sort(key=lambda m: m.offset())
+        assert [m.offset() for m in messages] == list(range(len(messages))), "input offsets are not 0..n-1"
+        lines = b"\n".join(m.value() for m in messages) + b"\n"
+        result = subprocess.run([pushgate, "translate", "--lines", "--record-partition", str(partition),
+                                 "--record-timestamp", str(TIMESTAMP)], input=lines, capture_output=True)
+        for line in result.stdout.splitlines():
+            record = json.loads(line)
+            source = next(v for n, v in record["headers"] if n in ("pushgate-source", "__connect.errors.offset"))
+            offset = int(source.rsplit(":", 1)[-1])
+            key = messages[offset].key()
+            if record["format"] is None:
+                value = base64.b64decode(record["value_base64"])
+            else:
+                value = raw_value(line)
+            expected.append((record["topic"], key, value, tuple((n, v.encode()) for n, v in record["headers"])))
+    return expected
+
+
+def raw_value(line):
+    """The exact bytes of the "value" member of a translate line (re-encoding would change numbers)."""
+    decoder, text, position = json.JSONDecoder(), line.decode(), 0
+    for member in ("topic", "format", "key", "headers"):
+        prefix = ("{" if member == "topic" else ",") + f'"{member}":'
+        assert text.startswith(prefix, position), f"unexpected translate line shape: {text[:80]}"
+        _, position = decoder.raw_decode(text, position + len(prefix))
+    assert text.startswith(',"value":', position) and text.endswith("}")
+    return text[position + len(',"value":'):-1].encode()
+
+
+def actual_outputs(records):
+    return [(m.topic(), m.key(), m.value() or b"", tuple((n, v) for n, v in (m.headers() or []))) for m in records]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pushgate", default=".build/debug/pushgate")
+    parser.add_argument("--records", type=int, default=20000)
+    parser.add_argument("--worker-log-level", default="warning")
+    args = parser.parse_args()
+
+    broker = Broker(args.pushgate)
+    log(f"broker at {broker.address}")
+    failures = []
+    try:
+        produce(broker.address, args.records)
+        inputs = read_all(broker.address, ["push.unified"], expect=args.records)
+        log(f"{len(inputs)} inputs written")
+        expected = expected_outputs(args.pushgate, inputs)
+        log(f"{len(expected)} outputs expected")
+
+        first = start_worker(args.pushgate, broker.address, "first", args.worker_log_level)
+        time.sleep(4.5)
+        broker.control("error Produce NOT_LEADER_FOR_PARTITION 5")
+        broker.control("error Fetch NOT_LEADER_FOR_PARTITION 3")
+        log("SIGKILL first worker mid-stream")
+        first.kill()
+        first.wait()
+        second = start_worker(args.pushgate, broker.address, "second", args.worker_log_level)
+        third = start_worker(args.pushgate, broker.address, "third", args.worker_log_level)
+        time.sleep(12)  # the dead member holds the group for session.timeout.ms, then both join
+        broker.control("error OffsetCommit REBALANCE_IN_PROGRESS 2")
+        broker.control("down 1")
+        time.sleep(2)
+        broker.control("up 1")
+        broker.control("rtt 1 30")
+        time.sleep(3)
+        broker.control("rtt 1 0")
+        third.send_signal(signal.SIGTERM)
+        if third.wait(60) != 0:
+            failures.append(f"third worker exited {third.returncode} on SIGTERM")
+
+        actual_records = read_all(broker.address, OUTPUT_TOPICS, expect=len(expected), idle=3)
+        second.send_signal(signal.SIGTERM)
+        code = second.wait(60)
+        if code != 0:
+            failures.append(f"second worker exited {code} on SIGTERM")
+
+        actual = actual_outputs(actual_records)
+        expected_counts, actual_counts = collections.Counter(expected), collections.Counter(actual)
+        missing = expected_counts - actual_counts
+        unknown = [record for record in actual_counts if record not in expected_counts]
+        log(f"{len(actual)} outputs read ({len(actual) - len(expected)} duplicates)")
+        if missing:
+            failures.append(f"{sum(missing.values())} expected outputs missing, e.g. {list(missing)[:2]}")
+        if unknown:
+            failures.append(f"{len(unknown)} outputs not expected, e.g. {unknown[:2]}")
+
+        # Per output topic and key: first occurrences in input order.
+        seen, last = set(), {}
+        for message in sorted(actual_records, key=lambda m: (m.topic(), m.partition(), m.offset())):
+            record = actual_outputs([message])[0]
+            if record in seen or message.key() is None:
+                seen.add(record)
+                continue
+            seen.add(record)
+            source = dict(record[3]).get("pushgate-source") or dict(record[3]).get("__connect.errors.offset")
+            offset = int(source.decode().rsplit(":", 1)[-1])
+            slot = (message.topic(), message.key())
+            if slot in last and last[slot] > offset:
+                failures.append(f"order broken for {slot}: {last[slot]} before {offset}")
+                break
+            last[slot] = offset
+
+        checker = Consumer({"bootstrap.servers": broker.address, "group.id": GROUP})
+        partitions = checker.list_topics("push.unified", timeout=10).topics["push.unified"].partitions
+        committed = {tp.partition: tp.offset for tp in checker.committed(
+            [TopicPartition("push.unified", p) for p in partitions], timeout=10)}
+        ends = {p: checker.get_watermark_offsets(TopicPartition("push.unified", p), timeout=10)[1] for p in partitions}
+        checker.close()
+        if committed != ends:
+            failures.append(f"committed {committed} != end offsets {ends}")
+    finally:
+        broker.stop()
+
+    if failures:
+        for failure in failures:
+            log(f"FAIL: {failure}")
+        sys.exit(1)
+    log("PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+import Kafka
+import Testing
+
+@Suite("Embedded broker fault-injection commands")
+struct EmbeddedBrokerControlTests {
+    @Test func validCommandsAnswerOk() throws {
+        let broker = try EmbeddedBroker(brokerCount: 2, topics: ["t"], partitions: 2, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        #expect(broker.bootstrapServers.contains("127.0.0.1") || broker.bootstrapServers.contains("localhost"))
+        for line in [
+            "down 2", "up 2", "rtt 1 50", "rtt 1 0", "error Produce NOT_LEADER_FOR_PARTITION 3",
+            "error fetch _TRANSPORT", "error OffsetCommit 7", "clear Produce", "topic extra 4", "",
+        ] {
+            #expect(broker.perform(controlCommand: line) == "ok", "\(line)")
+        }
+    }
+
+    @Test func badCommandsAnswerAnError() throws {
+        let broker = try EmbeddedBroker(brokerCount: 1, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        for line in ["down 3", "down x", "rtt 1", "error Nope NOT_LEADER_FOR_PARTITION", "error Produce NO_SUCH_ERROR",
+                     "error Produce NOT_LEADER_FOR_PARTITION -1", "launch", "topic t x"] {
+            #expect(broker.perform(controlCommand: line).hasPrefix("error: "), "\(line)")
+        }
+        broker.shutdown()
+        #expect(broker.perform(controlCommand: "up 1") == "error: the embedded broker is shut down")
+    }
+
+    @Test func errorNamesAndApiKeysResolve() {
+        #expect(KafkaError.code(named: "NOT_LEADER_FOR_PARTITION") == 6)
+        #expect(KafkaError.code(named: "rd_kafka_resp_err_not_leader_for_partition") == 6)
+        #expect(KafkaError.code(named: "_TRANSPORT") == -195)
+        #expect(KafkaError.code(named: "NOPE") == nil)
+        #expect(KafkaAPIKey.key(named: "produce") == 0)
+        #expect(KafkaAPIKey.key(named: "JoinGroup") == 11)
+        #expect(KafkaError.name(of: 6) == "NOT_LEADER_FOR_PARTITION")
+    }
+}

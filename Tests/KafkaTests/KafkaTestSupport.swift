@@ -1,0 +1,37 @@
+import Kafka
+import Logging
+
+/// Shared helpers for tests against the embedded broker.
+enum KafkaTestSupport {
+    static let logger: Logger = {
+        var logger = Logger(label: "kafka-tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// Consumer properties that keep group joins quick on the mock cluster.
+    static let quickGroup = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
+
+    /// Reads `count` records from `consumer`, or fails after `seconds`.
+    static func read(_ count: Int, from consumer: KafkaConsumer, seconds: Int = 30) async throws -> [KafkaConsumerMessage] {
+        try await withThrowingTaskGroup(of: [KafkaConsumerMessage].self) { group in
+            group.addTask {
+                var result: [KafkaConsumerMessage] = []
+                for try await message in consumer.messages {
+                    result.append(message)
+                    if result.count == count { break }
+                }
+                return result
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw TimedOut(what: "reading \(count) records")
+            }
+            let first = try await group.next() ?? []
+            group.cancelAll()
+            return first
+        }
+    }
+
+    struct TimedOut: Error { let what: String }
+}

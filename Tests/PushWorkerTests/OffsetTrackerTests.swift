@@ -1,0 +1,65 @@
+import Kafka
+import Testing
+
+@testable import PushWorker
+
+@Suite("Offsets commit only after a contiguous run of finished records")
+struct OffsetTrackerTests {
+    let partition = KafkaTopicPartition(topic: "in", partition: 0)
+
+    func message(_ offset: Int64, epoch: UInt64 = 1) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(topic: "in", partition: 0, offset: offset, key: nil, value: [], assignmentEpoch: epoch)
+    }
+
+    @Test func aLaterRecordFinishingFirstWaitsForTheEarlierOne() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let first = try #require(tracker.begin(message(10), outputs: 2))
+        let second = try #require(tracker.begin(message(11), outputs: 1))
+        #expect(tracker.acknowledge(second))
+        #expect(tracker.takeCommittable().isEmpty)
+        #expect(!tracker.acknowledge(first))
+        #expect(tracker.takeCommittable().isEmpty)
+        #expect(tracker.acknowledge(first))
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 12)])
+        #expect(tracker.takeCommittable().isEmpty, "an offset is offered once")
+    }
+
+    @Test func gapsInOffsetsDoNotBlockCommits() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let a = try #require(tracker.begin(message(3), outputs: 1))
+        let b = try #require(tracker.begin(message(7), outputs: 1))
+        tracker.acknowledge(a)
+        tracker.acknowledge(b)
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 8)])
+    }
+
+    @Test func recordsOfAnEarlierAssignmentAreRefused() {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 2)
+        #expect(tracker.begin(message(0, epoch: 1), outputs: 1) == nil)
+        #expect(tracker.begin(KafkaConsumerMessage(topic: "other", partition: 0, offset: 0, key: nil, value: [], assignmentEpoch: 2), outputs: 1) == nil)
+    }
+
+    @Test func revokeReturnsWhatIsDoneAndForgetsThePartition() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let done = try #require(tracker.begin(message(0), outputs: 1))
+        _ = try #require(tracker.begin(message(1), outputs: 1))
+        tracker.acknowledge(done)
+        let offsets = tracker.revoke([partition], waitingUpTo: .milliseconds(50))
+        #expect(offsets == [KafkaTopicPartitionOffset(partition, offset: 1)])
+        #expect(tracker.begin(message(2), outputs: 1) == nil)
+        #expect(tracker.inFlight == 0)
+    }
+
+    @Test func failedCommitsAreOfferedAgain() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        tracker.acknowledge(try #require(tracker.begin(message(0), outputs: 1)))
+        let offsets = tracker.takeCommittable()
+        tracker.commitFailed(offsets)
+        #expect(tracker.takeCommittable() == offsets)
+    }
+}

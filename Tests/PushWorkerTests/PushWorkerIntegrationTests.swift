@@ -1,0 +1,51 @@
+import Foundation
+import Kafka
+import Logging
+import PushModel
+import PushTranslation
+import PushWorker
+import ServiceLifecycle
+import Testing
+
+@Suite("PushWorker against the embedded broker, checked by an independent client", .serialized, .timeLimit(.minutes(5)))
+struct PushWorkerIntegrationTests {
+    @Test func everyInputYieldsExactlyItsTranslationsInKeyOrderAndIsCommitted() async throws {
+        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 8, logger: WorkerTestSupport.logger)
+        defer { broker.shutdown() }
+        let inputs = WorkerTestSupport.inputs(count: 1200)
+        try await PythonKafkaClient.produce(inputs, to: "push.unified", bootstrap: broker.bootstrapServers)
+
+        let group = "worker-it-\(UInt32.random(in: 0...UInt32.max))"
+        let configuration = PushWorkerConfiguration(
+            bootstrapServers: broker.bootstrapServers, groupId: group, kafkaProperties: WorkerTestSupport.quickGroup,
+            maxInFlightRecords: 200, commitInterval: .milliseconds(200))
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: PushWorker(configuration: configuration, logger: WorkerTestSupport.logger),
+                             successTerminationBehavior: .gracefullyShutdownGroup)],
+            logger: WorkerTestSupport.logger))
+        let running = Task { try await services.run() }
+
+        let readBack = try await PythonKafkaClient.dump(["push.unified"], bootstrap: broker.bootstrapServers, expect: inputs.count)
+        let expected = WorkerTestSupport.expectedOutputs(
+            for: readBack, translator: Translator(configuration: configuration.translator))
+        let written = try await PythonKafkaClient.dump(
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: expected.count)
+        // Let the last commits go out, then stop gracefully.
+        try await Task.sleep(for: .milliseconds(600))
+        await services.triggerGracefulShutdown()
+        try await running.value
+
+        let actual = written.map(WorkerTestSupport.output)
+        let missing = WorkerTestSupport.missing(expected, from: actual)
+        let extra = WorkerTestSupport.missing(actual, from: expected)
+        #expect(missing.isEmpty, "missing \(missing.count), e.g. \(missing.prefix(3))")
+        #expect(extra.isEmpty, "extra \(extra.count), e.g. \(extra.prefix(3))")
+        #expect(actual.count == expected.count)
+        #expect(Set(actual.map(\.topic)).count == 5, "every output topic and the dead-letter topic are used")
+        #expect(WorkerTestSupport.orderViolations(written).isEmpty)
+
+        let committed = try await PythonKafkaClient.committed(group: group, topic: "push.unified", bootstrap: broker.bootstrapServers)
+        let ends = try await PythonKafkaClient.watermarks(topic: "push.unified", bootstrap: broker.bootstrapServers)
+        #expect(committed == ends, "committed \(committed) vs end offsets \(ends)")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Runs `Tests/Integration/kafka_client.py`: an independent Kafka client (confluent-kafka with its own
+/// librdkafka) that writes the inputs and reads what the worker wrote.
+enum PythonKafkaClient {
+    /// A record as the script reads and writes it (bytes in base64).
+    struct Record: Codable {
+        var topic: String?
+        var partition: Int32?
+        var offset: Int64?
+        var key: String?
+        var value: String
+        var headers: [[String?]]
+        var timestamp: Int64?
+
+        var keyBytes: [UInt8]? { key.flatMap { Data(base64Encoded: $0) }.map { Array($0) } }
+        var valueBytes: [UInt8] { Data(base64Encoded: value).map { Array($0) } ?? [] }
+        var headerPairs: [(String, [UInt8]?)] {
+            headers.map { pair in
+                (pair.first.flatMap { $0 } ?? "", pair.count > 1 ? pair[1].flatMap { Data(base64Encoded: $0) }.map { Array($0) } : nil)
+            }
+        }
+
+        init(key: [UInt8]?, value: [UInt8], headers: [(String, [UInt8]?)], timestamp: Int64? = nil) {
+            self.key = key.map { Data($0).base64EncodedString() }
+            self.value = Data(value).base64EncodedString()
+            self.headers = headers.map { [$0.0, $0.1.map { Data($0).base64EncodedString() }] }
+            self.timestamp = timestamp
+        }
+    }
+
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Integration/kafka_client.py").path
+
+    static func produce(_ records: [Record], to topic: String, bootstrap: String) async throws {
+        let input = try records.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }.joined(separator: "\n")
+        _ = try await run(["produce", bootstrap, topic], input: Data(input.utf8))
+    }
+
+    static func dump(_ topics: [String], bootstrap: String, expect: Int, timeout: Int = 90) async throws -> [Record] {
+        let output = try await run(["dump", bootstrap] + topics + ["--expect", "\(expect)", "--timeout", "\(timeout)", "--idle", "1.5"])
+        return try output.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Record.self, from: Data($0)) }
+    }
+
+    static func committed(group: String, topic: String, bootstrap: String) async throws -> [String: Int64] {
+        try JSONDecoder().decode([String: Int64].self, from: try await run(["committed", bootstrap, group, topic]))
+    }
+
+    static func watermarks(topic: String, bootstrap: String) async throws -> [String: Int64] {
+        try JSONDecoder().decode([String: Int64].self, from: try await run(["watermarks", bootstrap, topic]))
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs the script on a dedicated thread (waiting for a process blocks) and returns its stdout.
+    static func run(_ arguments: [String], input: Data = Data()) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    process.arguments = ["python3", script] + arguments
+                    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+                    process.standardInput = stdin
+                    process.standardOutput = stdout
+                    process.standardError = stderr
+                    try process.run()
+                    let writer = Thread {
+                        stdin.fileHandleForWriting.write(input)
+                        try? stdin.fileHandleForWriting.close()
+                    }
+                    writer.start()
+                    let errorCollector = Locked(Data())
+                    let errorReader = Thread { errorCollector.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+                    errorReader.start()
+                    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    if process.terminationStatus != 0 {
+                        Thread.sleep(forTimeInterval: 0.2)
+                        let text = String(decoding: errorCollector.get(), as: UTF8.self)
+                        continuation.resume(throwing: Failed(description: "kafka_client.py \(arguments.first ?? "") failed: \(text)"))
+                    } else {
+                        continuation.resume(returning: output)
+                    }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.start()
+        }
+    }
+}
+
+/// A tiny lock-protected box for test helpers.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+}
