@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test deps build build-release bench demo-translate test-swift test-schemas test-goldens
+.PHONY: run test deps build build-release bench demo-translate
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, Python jsonschema and confluent-kafka.
 deps:
@@ -25,9 +25,13 @@ build: deps
 build-release: deps
 	$(SWIFT) build -c release --product pushgate
 
-## The main job: translate the example payloads and show every record (see README).
+## The main job: the worker on an embedded broker, fed the example payloads; shows every record (see README).
 run: build
 	@./scripts/demo.sh $(BIN)
+
+## Offline: translate the example payloads without Kafka and show every record.
+demo-translate: build
+	@./scripts/demo-translate.sh $(BIN)
 
 ## Every test: Swift unit, golden and integration tests; schema validation; CLI golden check.
 test: deps

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The README's run command: translate the example payloads and print one line per record.
+# The README's run command: start the worker on an embedded broker, feed it the example payloads with
+# kcat, print every record that lands (topic, key, format, first bytes) and keep serving until Ctrl-C.
 set -euo pipefail
-bin=${1:-.build/debug/pushgate}
 cd "$(dirname "$0")/.."
-echo "== pushgate translate --lines examples/payloads.jsonl (one line per record: topic, key, format, first bytes)"
-set +e
-"$bin" translate --lines --record-key demo-user --record-header trace-id=demo examples/payloads.jsonl > /tmp/pushgate-demo.jsonl
-status=$?
-set -e
-python3 - /tmp/pushgate-demo.jsonl <<'PY'
-import json, sys
-for line in open(sys.argv[1], encoding="utf-8"):
-    record = json.loads(line)
-    value = record["value"] if record["format"] is None else json.dumps(record["value"], ensure_ascii=False, separators=(",", ":"))
-    extra = ""
-    if record["format"] is None:
-        errors = dict(record["headers"]).get("pushgate-errors", "[]")
-        extra = "  errors=" + ",".join(e["code"] + "@" + e["path"] for e in json.loads(errors))
-    print(f'{record["topic"]:<24} key={record["key"]} format={record["format"] or "dead-letter":<18} {value[:90]}{extra}')
-PY
-echo "== full records: /tmp/pushgate-demo.jsonl (exit status $status: 1 means at least one dead letter)"
+bin=${1:-.build/debug/pushgate}
+log=/tmp/pushgate-run.log
+out=$(mktemp)
+"$bin" run --partitions 4 --log-level notice >"$out" 2>"$log" &
+worker=$!
+viewer=""
+cleanup() {
+  [ -n "$viewer" ] && kill "$viewer" 2>/dev/null || true
+  kill -TERM "$worker" 2>/dev/null && wait "$worker" 2>/dev/null || true
+  echo "worker stopped (log: $log)"
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.1; done
+broker=$(head -n 1 "$out")
+[ -n "$broker" ] || { echo "the worker did not start; see $log"; cat "$log"; exit 1; }
+echo "== pushgate run: worker up, embedded broker at $broker (worker log: $log)"
+python3 scripts/demo_viewer.py "$broker" &
+viewer=$!
+awk '{ printf "user-%d\t%s\n", NR, $0 }' examples/payloads.jsonl \
+  | kcat -P -b "$broker" -t push.unified -K $'\t' -H trace-id=demo
+n=$(wc -l < examples/payloads.jsonl)
+echo "== sent $n example payloads to push.unified; records appear below as the worker writes them"
+cat <<MSG
+== the worker keeps serving; send more from another terminal, then stop with Ctrl-C:
+   echo '{"message":{"title":"Hi","body":"Hello from kcat"}}' | kcat -P -b $broker -t push.unified -k user-42
+MSG
+wait "$worker"
