@@ -11,7 +11,8 @@ public struct EmbeddedBrokerService: Service {
 
     /// Creates the service.
     /// - Parameters:
-    ///   - controlLines: commands, one per line; when given, the service also stops at their end.
+    ///   - controlLines: commands, one per line. Their end does not stop the broker: it serves until
+    ///     graceful shutdown (SIGINT, SIGTERM), as `pushgate broker` promises.
     ///   - answer: receives `ok` or `error: ...` for each command.
     public init(
         broker: EmbeddedBroker, controlLines: AsyncStream<String>? = nil,
@@ -22,15 +23,14 @@ public struct EmbeddedBrokerService: Service {
         self.answer = answer
     }
 
-    /// Serves until graceful shutdown or the end of the control lines, then shuts the broker down.
+    /// Serves until graceful shutdown, answering control lines as they come, then shuts the broker down.
     public func run() async throws {
         defer { broker.shutdown() }
         if let controlLines {
             for await line in controlLines.cancelOnGracefulShutdown() {
                 answer(broker.perform(controlCommand: line))
             }
-        } else {
-            try? await gracefulShutdown()
         }
+        try? await gracefulShutdown()
     }
 }

@@ -17,8 +17,8 @@ struct BrokerCommand: AsyncParsableCommand {
             cluster: each partition keeps only about 5 MiB, and transactions have no effect.
 
             With --control, fault-injection commands are read from standard input, one per line, and each is \
-            answered with "ok" or "error: MESSAGE" on standard output; the broker also stops at the end of \
-            standard input:
+            answered with "ok" or "error: MESSAGE" on standard output; the end of standard input does not stop \
+            the broker:
             \(EmbeddedBroker.controlCommandHelp)
             """
     )
