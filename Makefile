@@ -41,6 +41,8 @@ test: deps
 	$(PYTHON) -m unittest discover -s Tests/Conformance
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
+	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
+	$(PYTHON) deploy/check_deploy.py --self-test
 	@# End to end on the embedded broker: 20,000 records, kill -9, a second worker, faults, SIGTERM.
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
