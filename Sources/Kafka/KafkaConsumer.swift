@@ -20,17 +20,21 @@ public final class KafkaConsumer: Sendable {
     /// - Parameters:
     ///   - rebalanceListener: told of assignments and revocations, on the poll thread.
     ///   - statisticsHandler: receives librdkafka's statistics JSON, on the poll thread.
+    ///   - errorHandler: called, on a librdkafka thread, for every error librdkafka reports (fatal or
+    ///     not, including consume errors), after it is logged; for metrics.
     public init(
         configuration: KafkaConsumerConfiguration, logger: Logger,
         rebalanceListener: (any KafkaRebalanceListener)? = nil,
-        statisticsHandler: (@Sendable (String) -> Void)? = nil
+        statisticsHandler: (@Sendable (String) -> Void)? = nil,
+        errorHandler: (@Sendable (KafkaError) -> Void)? = nil
     ) throws(KafkaError) {
         let buffer = ConsumerMessageBuffer(capacity: configuration.bufferedMessages)
         let membership = ConsumerGroupMembership(listener: rebalanceListener, logger: logger)
         let callbacks = RDKafkaCallbacks(
             logger: logger, statisticsHandler: statisticsHandler,
             fatalErrorHandler: { buffer.finish(error: $0) },
-            rebalanceHandler: { membership.rebalance(handle: $0, event: $1, list: $2) })
+            rebalanceHandler: { membership.rebalance(handle: $0, event: $1, list: $2) },
+            errorHandler: errorHandler)
         let client = try RDKafkaClient.make(
             kind: .consumer, properties: configuration.librdkafkaProperties, callbacks: callbacks
         ) { rdConfiguration in
@@ -138,7 +142,9 @@ public final class KafkaConsumer: Sendable {
             client.callbacks.reportFatal(fatal)
         } else {
             let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
-            client.callbacks.logger.warning("consumer: \(KafkaError(code, message: text))")
+            let error = KafkaError(code, message: text)
+            client.callbacks.logger.warning("consumer: \(error)")
+            client.callbacks.errorHandler?(error)
         }
     }
 }

@@ -10,8 +10,8 @@ public final class KafkaProducer: Sendable {
     /// The outcome of one record: its delivery report or the error that stopped it.
     public typealias DeliveryHandler = @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
 
-    private let client: RDKafkaClient
-    private let pollThread: PollThread
+    let client: RDKafkaClient
+    let pollThread: PollThread
     private let closed = Locked(false)
 
     /// Creates a producer and starts its poll thread.
@@ -19,13 +19,17 @@ public final class KafkaProducer: Sendable {
     ///   - statisticsHandler: receives librdkafka's statistics JSON every `statisticsIntervalMs`, on the
     ///     poll thread.
     ///   - fatalErrorHandler: called once, on a librdkafka thread, when a fatal error is raised.
+    ///   - errorHandler: called, on a librdkafka thread, for every error librdkafka reports to the
+    ///     application (fatal or not, e.g. `_TRANSPORT`), after it is logged; for metrics.
     public init(
         configuration: KafkaProducerConfiguration, logger: Logger,
         statisticsHandler: (@Sendable (String) -> Void)? = nil,
-        fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil
+        fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil,
+        errorHandler: (@Sendable (KafkaError) -> Void)? = nil
     ) throws(KafkaError) {
         let callbacks = RDKafkaCallbacks(
-            logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: fatalErrorHandler)
+            logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: fatalErrorHandler,
+            errorHandler: errorHandler)
         let client = try RDKafkaClient.make(
             kind: .producer, properties: configuration.librdkafkaProperties, callbacks: callbacks
         ) { rdConfiguration in

@@ -13,13 +13,16 @@ final class RDKafkaCallbacks: @unchecked Sendable {
     let logger: Logger
     let statisticsHandler: (@Sendable (String) -> Void)?
     let fatalErrorHandler: (@Sendable (KafkaError) -> Void)?
+    let errorHandler: (@Sendable (KafkaError) -> Void)?
     let rebalanceHandler: RebalanceHandler?
     let fatalError = Locked<KafkaError?>(nil)
 
     init(
         logger: Logger, statisticsHandler: (@Sendable (String) -> Void)?,
-        fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil, rebalanceHandler: RebalanceHandler? = nil
+        fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil, rebalanceHandler: RebalanceHandler? = nil,
+        errorHandler: (@Sendable (KafkaError) -> Void)? = nil
     ) {
+        self.errorHandler = errorHandler
         self.logger = logger
         self.statisticsHandler = statisticsHandler
         self.fatalErrorHandler = fatalErrorHandler
@@ -34,6 +37,7 @@ final class RDKafkaCallbacks: @unchecked Sendable {
             return true
         }
         logger.critical("\(error)")
+        errorHandler?(error)
         if isFirst { fatalErrorHandler?(error) }
     }
 
@@ -57,6 +61,7 @@ final class RDKafkaCallbacks: @unchecked Sendable {
                 callbacks.reportFatal(RDKafkaClient.fatalError(of: handle) ?? KafkaError(code: code, message: text, isFatal: true))
             } else {
                 callbacks.logger.warning("librdkafka: \(KafkaError.name(of: code)): \(text)")
+                callbacks.errorHandler?(KafkaError(code: code, message: text))
             }
         }
         rd_kafka_conf_set_stats_cb(configuration) { handle, json, length, _ in

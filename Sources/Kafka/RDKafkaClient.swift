@@ -10,11 +10,16 @@ final class RDKafkaClient: @unchecked Sendable {
 
     let handle: OpaquePointer
     let callbacks: RDKafkaCallbacks
+    /// `bootstrap.servers` as configured, for messages.
+    let bootstrapServers: String?
     private let opaque: Unmanaged<RDKafkaCallbacks>
     private let destroyed = Locked(false)
 
-    private init(handle: OpaquePointer, callbacks: RDKafkaCallbacks, opaque: Unmanaged<RDKafkaCallbacks>) {
+    private init(
+        handle: OpaquePointer, callbacks: RDKafkaCallbacks, bootstrapServers: String?, opaque: Unmanaged<RDKafkaCallbacks>
+    ) {
         self.handle = handle
+        self.bootstrapServers = bootstrapServers
         self.callbacks = callbacks
         self.opaque = opaque
     }
@@ -30,7 +35,8 @@ final class RDKafkaClient: @unchecked Sendable {
             let result = rd_kafka_conf_set(configuration, key, value, &errorText, errorText.count)
             if result != RD_KAFKA_CONF_OK {
                 rd_kafka_conf_destroy(configuration)
-                throw KafkaError.client("invalid librdkafka property \(key)=\(value): \(string(errorText))")
+                let shown = KafkaSecrets.isSecret(key: key) ? KafkaSecrets.redacted : value
+                throw KafkaError.client("invalid librdkafka property \(key)=\(shown): \(string(errorText))")
             }
         }
         let opaque = Unmanaged.passRetained(callbacks)
@@ -44,7 +50,8 @@ final class RDKafkaClient: @unchecked Sendable {
             opaque.release()
             throw KafkaError.client("cannot create the Kafka client: \(string(errorText))")
         }
-        return RDKafkaClient(handle: handle, callbacks: callbacks, opaque: opaque)
+        let servers = properties.last { $0.0 == "bootstrap.servers" }?.1
+        return RDKafkaClient(handle: handle, callbacks: callbacks, bootstrapServers: servers, opaque: opaque)
     }
 
     /// The client's fatal error, if one was raised.

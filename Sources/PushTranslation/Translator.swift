@@ -21,34 +21,49 @@ public struct Translator: Sendable {
     ///   - readAtMs: when the record was read, in ms since the epoch; used for `apns-expiration` when the
     ///     record has no timestamp.
     public func translate(_ record: InputRecord, readAtMs: Int64) -> [OutputRecord] {
+        translation(of: record, readAtMs: readAtMs).records
+    }
+
+    /// The records one input yields (as ``translate(_:readAtMs:)``), with the diagnostics behind its dead
+    /// letters and warnings, for logs and metrics.
+    public func translation(of record: InputRecord, readAtMs: Int64) -> Translation {
         let builder = RecordBuilder(record: record, configuration: configuration)
         let root: JSONObject
         switch PayloadParser.parse(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
         case .failure(let diagnostic):
-            return [builder.deadLetter(stage: .parse, format: nil, errors: [diagnostic], id: nil)]
+            return Translation(
+                records: [builder.deadLetter(stage: .parse, format: nil, errors: [diagnostic], id: nil)],
+                deadLetters: [builder.report(stage: .parse, format: nil, errors: [diagnostic], id: nil)])
         case .success(let object):
             root = object
         }
         let outcome = PayloadValidator.validate(root, lenient: configuration.lenient)
         let notification = outcome.notification
         guard outcome.errors.isEmpty else {
-            return [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: notification.id)]
+            return Translation(
+                records: [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: notification.id)],
+                deadLetters: [builder.report(stage: .validate, format: nil, errors: outcome.errors, id: notification.id)],
+                warnings: outcome.warnings)
         }
         var outputs: [OutputRecord] = []
         var deadLetters: [OutputRecord] = []
+        var reports: [DeadLetterReport] = []
+        var warnings = outcome.warnings
         let timestampMs = record.timestampMs ?? readAtMs
         for format in notification.formats {
             let emission = emitters[format.order].emit(notification)
+            warnings += emission.warnings
             if emission.errors.isEmpty {
                 outputs.append(
                     builder.output(
                         format: format, value: emission.value, notification: notification,
                         warnings: outcome.warnings + emission.warnings, timestampMs: timestampMs))
             } else {
-                deadLetters.append(
-                    builder.deadLetter(stage: .emit, format: format, errors: emission.errors.sorted(), id: notification.id))
+                let errors = emission.errors.sorted()
+                deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: notification.id))
+                reports.append(builder.report(stage: .emit, format: format, errors: errors, id: notification.id))
             }
         }
-        return outputs + deadLetters
+        return Translation(records: outputs + deadLetters, deadLetters: reports, warnings: warnings)
     }
 }

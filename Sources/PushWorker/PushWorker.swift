@@ -17,27 +17,62 @@ public struct PushWorker: Service {
     private let configuration: PushWorkerConfiguration
     private let logger: Logger
     private let statisticsHandler: (@Sendable (String) -> Void)?
+    private let metrics: WorkerMetrics
+    private let health: WorkerHealth
 
     /// Creates a worker; nothing connects before ``run()``.
-    /// - Parameter statisticsHandler: receives librdkafka's statistics JSON of both clients.
+    /// - Parameters:
+    ///   - statisticsHandler: receives librdkafka's statistics JSON of both clients (after `metrics`).
+    ///   - metrics: where counts, durations, lag and queue depths go. Default: nowhere.
+    ///   - health: updated with the worker's group membership, connection, draining and fatal errors.
     public init(
-        configuration: PushWorkerConfiguration, logger: Logger, statisticsHandler: (@Sendable (String) -> Void)? = nil
+        configuration: PushWorkerConfiguration, logger: Logger, statisticsHandler: (@Sendable (String) -> Void)? = nil,
+        metrics: WorkerMetrics = WorkerMetrics(), health: WorkerHealth = WorkerHealth()
     ) {
         self.configuration = configuration
         self.logger = logger
         self.statisticsHandler = statisticsHandler
+        self.metrics = metrics
+        self.health = health
     }
 
-    /// Runs until graceful shutdown (returns) or a fatal error (throws).
+    /// Runs until graceful shutdown (returns) or a fatal error (throws); ``WorkerHealth`` reports draining
+    /// from the moment graceful shutdown starts, and the failure if one stops the worker.
     public func run() async throws {
+        let health = self.health
+        do {
+            try await withGracefulShutdownHandler {
+                try await work()
+            } onGracefulShutdown: {
+                health.startDraining()
+            }
+        } catch {
+            health.fail("\(error)")
+            throw error
+        }
+    }
+
+    private func work() async throws {
         let limiter = InFlightLimiter(limit: configuration.maxInFlightRecords)
         let tracker = OffsetTracker()
+        let metrics = self.metrics
+        let health = self.health
+        let userStatistics = self.statisticsHandler
+        let statistics: @Sendable (String) -> Void = { json in
+            metrics.recordStatistics(json)
+            userStatistics?(json)
+        }
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: configuration.bootstrapServers,
                 properties: configuration.producerDefaults.merging(configuration.kafkaProperties) { $1 },
                 statisticsIntervalMs: configuration.statisticsIntervalMs),
-            logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: { limiter.fail($0) })
+            logger: logger, statisticsHandler: statistics,
+            fatalErrorHandler: { error in
+                health.fail("\(error)")
+                limiter.fail(error)
+            },
+            errorHandler: { metrics.recordKafkaError($0) })
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
@@ -46,9 +81,11 @@ public struct PushWorker: Service {
                     topics: [configuration.inputTopic], properties: configuration.kafkaProperties,
                     statisticsIntervalMs: configuration.statisticsIntervalMs),
                 logger: logger,
-                rebalanceListener: OffsetTrackingRebalanceListener(
-                    tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout),
-                statisticsHandler: statisticsHandler)
+                rebalanceListener: HealthTrackingRebalanceListener(
+                    wrapped: OffsetTrackingRebalanceListener(
+                        tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout),
+                    health: health),
+                statisticsHandler: statistics, errorHandler: { metrics.recordKafkaError($0) })
         } catch {
             await producer.shutdown(flushTimeout: .zero)
             throw error
@@ -63,6 +100,9 @@ public struct PushWorker: Service {
                 }
                 group.addTask {
                     try await commitPeriodically(consumer, tracker: tracker, limiter: limiter)
+                }
+                group.addTask {
+                    try await monitor(producer, limiter: limiter)
                 }
                 _ = try await group.next()
                 group.cancelAll()
@@ -93,8 +133,15 @@ public struct PushWorker: Service {
         let translator = Translator(configuration: configuration.translator)
         for try await message in consumer.messages.cancelOnGracefulShutdown() {
             try await limiter.acquire()
+            metrics.recordConsumed()
             let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let outputs = translator.translate(InputRecord(message), readAtMs: readAtMs)
+            let started = DispatchTime.now().uptimeNanoseconds
+            let translation = translator.translation(of: InputRecord(message), readAtMs: readAtMs)
+            metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+            report(translation)
+            let outputs = translation.records
+            let inputTimestampMs = message.timestampMs
+            let metrics = self.metrics
             guard let ticket = tracker.begin(message, outputs: outputs.count) else {
                 limiter.release()  // read under an earlier assignment: the new owner reads it again
                 continue
@@ -109,12 +156,51 @@ public struct PushWorker: Service {
                     switch result {
                     case .success:
                         tracker.acknowledge(ticket)
-                        if progress.finishOne() { limiter.release() }
+                        metrics.recordProduced(format: output.format)
+                        if progress.finishOne() {
+                            metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
+                            limiter.release()
+                        }
                     case .failure(let error):
                         limiter.fail(DeliveryFailure(source: ticket, topic: output.topic, error: error))
                     }
                 }
             }
+        }
+    }
+
+    /// Logs every dead letter (id, source, stage, codes and paths: never payload contents) and counts
+    /// dead letters and warnings.
+    private func report(_ translation: Translation) {
+        metrics.recordDiagnostics(of: translation)
+        for deadLetter in translation.deadLetters {
+            var metadata: Logger.Metadata = [
+                "id": "\(deadLetter.id)", "source": "\(deadLetter.source)", "stage": "\(deadLetter.stage.rawValue)",
+                "codes": "\(deadLetter.errors.map(\.code.rawValue).joined(separator: ","))",
+                "paths": "\(deadLetter.errors.map(\.path).joined(separator: ","))",
+            ]
+            if let format = deadLetter.format { metadata["format"] = "\(format.rawValue)" }
+            logger.warning("dead letter", metadata: metadata)
+        }
+    }
+
+    /// Until cancelled: checks once a second that the producer reaches a broker (until it does, for
+    /// ``WorkerHealth``), and records the in-flight and producer queue gauges.
+    private func monitor(_ producer: KafkaProducer, limiter: InFlightLimiter) async throws {
+        var connected = false
+        while !Task.isCancelled {
+            if !connected {
+                do {
+                    let brokers = try await producer.checkConnection(timeout: .seconds(5))
+                    connected = true
+                    health.producerDidConnect()
+                    logger.info("producer connected to a cluster of \(brokers) broker(s)")
+                } catch {
+                    logger.warning("producer not connected yet: \(error)")
+                }
+            }
+            metrics.recordQueues(inFlight: limiter.count, producerQueue: producer.outstandingCount)
+            try await Task.sleep(for: .seconds(1))
         }
     }
 

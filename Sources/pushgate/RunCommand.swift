@@ -1,4 +1,5 @@
 import ArgumentParser
+import Operations
 import Kafka
 import Logging
 import PushModel
@@ -16,14 +17,24 @@ struct RunCommand: AsyncParsableCommand {
             acknowledged (acks=all, idempotent producer). SIGTERM or SIGINT: stop reading, finish and commit what \
             is in flight, flush, leave the group, exit 0. A fatal Kafka error exits non-zero.
 
-            Every option has an environment variable, used when the option is not given: \
-            PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_INPUT_TOPIC, PUSHGATE_TOPICS (FORMAT=NAME \
-            entries separated by ',', ';' or newlines), PUSHGATE_DEAD_LETTER_TOPIC, PUSHGATE_LENIENT (true/false), \
-            PUSHGATE_MAX_PAYLOAD_BYTES, PUSHGATE_X (key=value entries separated by ';' or newlines; a -X flag wins \
-            for the same key), PUSHGATE_METRICS_PORT, PUSHGATE_PARTITIONS, PUSHGATE_MAX_IN_FLIGHT, \
-            PUSHGATE_LOG_LEVEL.
+            Every option has an environment variable, used when the option is not given, and a key in the \
+            optional YAML configuration file (--config FILE or PUSHGATE_CONFIG), used when neither is: flags win \
+            over environment variables, which win over the file, which wins over the defaults. \
+            Variables: PUSHGATE_CONFIG, PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_INPUT_TOPIC, \
+            PUSHGATE_TOPICS (FORMAT=NAME entries separated by ',', ';' or newlines), PUSHGATE_DEAD_LETTER_TOPIC, \
+            PUSHGATE_LENIENT (true/false), PUSHGATE_MAX_PAYLOAD_BYTES, PUSHGATE_X (key=value entries separated by \
+            ';' or newlines; a -X flag wins for the same key), PUSHGATE_METRICS_PORT, PUSHGATE_PARTITIONS, \
+            PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL, PUSHGATE_LOG_FORMAT, PUSHGATE_CONNECT_TIMEOUT. \
+            File keys: the option names without dashes in front (max-in-flight: 500), topics (a mapping \
+            FORMAT: NAME) and kafka-properties (a mapping KEY: VALUE); an unknown key is an error.
+
+            With --metrics-port, an HTTP server on 0.0.0.0:PORT serves GET /metrics (Prometheus), /health \
+            and /ready. Values of -X properties whose name contains password, secret or key are never logged.
             """
     )
+
+    @Option(help: ArgumentHelp("A YAML configuration file of these settings (lowest precedence but defaults).", valueName: "FILE"))
+    var config: String?
 
     @Option(help: "Kafka bootstrap servers (host:port,...). Without it, an embedded broker is started on loopback.")
     var bootstrapServers: String?
@@ -49,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customShort("X"), help: ArgumentHelp("A librdkafka property for consumer and producer (repeatable).", valueName: "KEY=VALUE"))
     var kafkaProperties: [String] = []
 
-    @Option(help: "Port of the metrics endpoint. Accepted and stored; the metrics server comes in a later release.")
+    @Option(help: "Port of the HTTP server of /metrics, /health and /ready on all interfaces (default: none, no server).")
     var metricsPort: Int?
 
     @Option(help: "Partitions per topic of the embedded broker, when no bootstrap servers are given (default: 8).")
@@ -61,17 +72,35 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default: info).")
     var logLevel: String?
 
+    @Option(help: "Log lines as readable text or JSON, one object per line: text, json (default: text).")
+    var logFormat: String?
+
+    @Option(help: "Seconds to wait at startup for the bootstrap servers to answer before exiting (default: 10).")
+    var connectTimeout: Int?
+
     func validate() throws {
-        _ = try settings(EnvironmentSettings())
+        do {
+            _ = try settings(EnvironmentSettings())
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {
-        let environment = EnvironmentSettings()
-        let settings = try settings(environment)
-        var logger = Logger(label: "pushgate.run")
+        let settings = try settings(EnvironmentSettings())
+        let format = settings.logFormat
+        let secrets = settings.secrets
+        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
+        var logger = Logger(label: "pushgate")
         logger.logLevel = settings.logLevel
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var worker = settings.worker
+        logger.info("starting", metadata: [
+            "group": "\(worker.groupId)", "input-topic": "\(worker.inputTopic)",
+            "bootstrap-servers": "\(worker.bootstrapServers.isEmpty ? "(embedded broker)" : worker.bootstrapServers)",
+            "kafka-properties": "\(KafkaSecrets.describe(worker.kafkaProperties))",
+            "metrics-port": "\(worker.metricsPort.map(String.init) ?? "none")",
+        ])
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
             let broker = try EmbeddedBroker(
                 topics: [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
@@ -81,47 +110,57 @@ struct RunCommand: AsyncParsableCommand {
             StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
             services.append(.init(service: EmbeddedBrokerService(broker: broker)))
+        } else {
+            try await checkReachable(worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
+        }
+        let health = WorkerHealth()
+        let metrics = PrometheusMetrics()
+        if let port = worker.metricsPort {
+            services.append(.init(service: OperationsServer(
+                port: port, routes: OperationsRoutes(registry: metrics.registry, health: health), logger: logger)))
         }
         services.append(.init(
-            service: PushWorker(configuration: worker, logger: logger),
+            service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
             successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup))
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        logger.info("stopped")
     }
 
-    /// The resolved settings: flags, then `PUSHGATE_*` variables, then defaults.
-    private func settings(_ environment: EnvironmentSettings) throws -> (worker: PushWorkerConfiguration, partitions: Int, logLevel: Logger.Level) {
-        let envTopics = try KeyValueOption.topics(environment.list("PUSHGATE_TOPICS", separators: [",", ";"]))
-        let flagTopics = try KeyValueOption.topics(topics)
-        var properties: [String: String] = [:]
-        for entry in environment.list("PUSHGATE_X") + kafkaProperties {
-            let (key, value) = try KeyValueOption.split(entry, option: "-X")
-            properties[key] = value
+    /// Fails fast, with the reason, when no bootstrap server answers a metadata request in time.
+    private func checkReachable(_ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger) async throws {
+        do {
+            let brokers = try await KafkaCluster.checkReachable(
+                bootstrapServers: worker.bootstrapServers, properties: worker.kafkaProperties,
+                timeout: .seconds(timeoutSeconds), logger: logger)
+            logger.info("reached a cluster of \(brokers) broker(s) at \(worker.bootstrapServers)")
+        } catch {
+            logger.critical("\(error.message)")
+            throw SettingError(error.message)
         }
-        let maxPayloadBytes = try maxPayloadBytes ?? environment.int("PUSHGATE_MAX_PAYLOAD_BYTES")
-            ?? TranslatorConfiguration.defaultMaxPayloadBytes
-        guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
-        let partitions = try partitions ?? environment.int("PUSHGATE_PARTITIONS") ?? 8
-        guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
-        let maxInFlight = try maxInFlight ?? environment.int("PUSHGATE_MAX_IN_FLIGHT") ?? 1000
-        guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
-        let levelName = logLevel ?? environment.string("PUSHGATE_LOG_LEVEL") ?? "info"
-        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw ValidationError("unknown log level '\(levelName)'")
+    }
+
+    /// The resolved settings: flags, then `PUSHGATE_*` variables, then the configuration file, then defaults.
+    private func settings(_ environment: EnvironmentSettings) throws(SettingError) -> RunSettings {
+        var flags = SettingSource(kind: .flags)
+        let scalars: [(SettingKey, String?)] = [
+            (.bootstrapServers, bootstrapServers), (.groupId, groupId), (.inputTopic, inputTopic),
+            (.deadLetterTopic, deadLetterTopic), (.lenient, lenient.map { $0 ? "true" : "false" }),
+            (.maxPayloadBytes, maxPayloadBytes.map(String.init)), (.metricsPort, metricsPort.map(String.init)),
+            (.partitions, partitions.map(String.init)), (.maxInFlight, maxInFlight.map(String.init)),
+            (.logLevel, logLevel), (.logFormat, logFormat), (.connectTimeout, connectTimeout.map(String.init)),
+        ]
+        for case let (key, value?) in scalars { flags.scalars[key] = value }
+        var topicEntries: [(String, String)] = []
+        for entry in topics { topicEntries.append(try SettingSource.split(entry, name: "--topic")) }
+        var propertyEntries: [(String, String)] = []
+        for entry in kafkaProperties { propertyEntries.append(try SettingSource.split(entry, name: "-X")) }
+        flags.maps = [.topics: topicEntries, .kafkaProperties: propertyEntries]
+        var sources = [flags, try SettingSource.environment(environment)]
+        if let path = config ?? environment.string(configFileVariable) {
+            sources.append(try ConfigFile.load(path: path))
         }
-        let translator = TranslatorConfiguration(
-            lenient: try lenient ?? environment.bool("PUSHGATE_LENIENT") ?? false,
-            maxPayloadBytes: maxPayloadBytes,
-            topics: envTopics.merging(flagTopics) { $1 },
-            deadLetterTopic: deadLetterTopic ?? environment.string("PUSHGATE_DEAD_LETTER_TOPIC")
-                ?? TranslatorConfiguration.defaultDeadLetterTopic)
-        let worker = PushWorkerConfiguration(
-            bootstrapServers: bootstrapServers ?? environment.string("PUSHGATE_BOOTSTRAP_SERVERS") ?? "",
-            groupId: groupId ?? environment.string("PUSHGATE_GROUP_ID") ?? "pushgate",
-            inputTopic: inputTopic ?? environment.string("PUSHGATE_INPUT_TOPIC") ?? TranslatorConfiguration.defaultInputTopic,
-            translator: translator, kafkaProperties: properties, maxInFlightRecords: maxInFlight,
-            metricsPort: try metricsPort ?? environment.int("PUSHGATE_METRICS_PORT"))
-        return (worker, partitions, level)
+        return try RunSettings.resolve(sources)
     }
 }

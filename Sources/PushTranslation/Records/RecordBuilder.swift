@@ -88,6 +88,11 @@ struct RecordBuilder {
         return OutputRecord(
             topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
     }
+
+    /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
+    func report(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> DeadLetterReport {
+        DeadLetterReport(stage: stage, format: format, errors: errors, id: id ?? sourceReference, source: sourceReference)
+    }
 }
 
 /// Header values pushgate writes often, encoded once.

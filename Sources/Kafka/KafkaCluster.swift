@@ -1,0 +1,65 @@
+import CRdKafka
+import Foundation
+import Logging
+
+/// Checks on a Kafka cluster made before a worker starts.
+public enum KafkaCluster {
+    /// Connects to `bootstrapServers` with `properties` (TLS, SASL, ...) and asks for the cluster's
+    /// metadata, waiting at most `timeout`; returns how many brokers the cluster has.
+    ///
+    /// The blocking `rd_kafka_metadata` call runs on a thread of its own, never on the cooperative pool.
+    /// - Throws: ``KafkaError`` saying `cannot reach bootstrap servers X within N s: REASON` when no
+    ///   broker answered in time, or the configuration error when `properties` are invalid.
+    public static func checkReachable(
+        bootstrapServers: String, properties: [String: String] = [:], timeout: Duration, logger: Logger
+    ) async throws(KafkaError) -> Int {
+        var all = properties.sorted { $0.key < $1.key }.filter { $0.key != "bootstrap.servers" }
+        all.insert(("bootstrap.servers", bootstrapServers), at: 0)
+        let client = try RDKafkaClient.make(
+            kind: .producer, properties: all, callbacks: RDKafkaCallbacks(logger: logger, statisticsHandler: nil))
+        let outcome: Result<Int, KafkaError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                defer { client.destroy() }
+                do throws(KafkaError) {
+                    continuation.resume(returning: .success(try client.brokerCount(timeout: timeout)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "kafka-metadata-check"
+            thread.start()
+        }
+        return try outcome.get()
+    }
+}
+
+extension RDKafkaClient {
+    /// Asks the cluster for its metadata (brokers only), blocking up to `timeout`; returns the broker count.
+    func brokerCount(timeout: Duration) throws(KafkaError) -> Int {
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        var metadata: UnsafePointer<rd_kafka_metadata>?
+        let code = rd_kafka_metadata(handle, 0, nil, &metadata, milliseconds)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
+            let servers = bootstrapServers ?? "(none given)"
+            throw KafkaError(
+                code, message: "cannot reach bootstrap servers \(servers) within \(Self.seconds(milliseconds)) s: "
+                    + String(cString: rd_kafka_err2str(code)))
+        }
+        defer { rd_kafka_metadata_destroy(metadata) }
+        return Int(metadata.pointee.broker_cnt)
+    }
+
+    private static func seconds(_ milliseconds: Int32) -> String {
+        milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
+    }
+}
+
+extension KafkaProducer {
+    /// Asks the cluster for its metadata on the poll thread, waiting at most `timeout`: succeeds once the
+    /// producer reaches a broker. Returns the number of brokers. Delivery reports wait meanwhile.
+    public func checkConnection(timeout: Duration) async throws(KafkaError) -> Int {
+        let client = self.client
+        return try await pollThread.run { () throws(KafkaError) in try client.brokerCount(timeout: timeout) }
+    }
+}

@@ -1,0 +1,141 @@
+import CoreMetrics
+import Foundation
+import Kafka
+import PushModel
+import PushTranslation
+
+/// The worker's metrics, created once through a swift-metrics factory (Prometheus in `pushgate run`,
+/// nothing by default). Per-label metrics (format) are built up front; those whose labels are only known
+/// at run time (stage and code, partition, error code) are created on first use and cached under a lock.
+///
+/// Every method may be called from any thread (consume task, librdkafka poll threads).
+public final class WorkerMetrics: Sendable {
+    /// The `format` label of dead letters in ``MetricName/recordsProduced``.
+    public static let deadLetterFormat = "dead-letter"
+
+    private let factory: any MetricsFactory
+    private let consumed: Counter
+    private let produced: [String: Counter]
+    private let translationDuration: CoreMetrics.Timer
+    private let endToEndLatency: CoreMetrics.Timer
+    private let inFlight: Gauge
+    private let producerQueue: Gauge
+    private let deadLetters = Locked<[String: Counter]>([:])
+    private let warnings = Locked<[DiagnosticCode: Counter]>([:])
+    private let kafkaErrors = Locked<[String: Counter]>([:])
+    private let consumerLag = Locked<[String: Gauge]>([:])
+
+    /// Creates every fixed metric with `factory`; the default records nothing.
+    public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
+        self.factory = factory
+        consumed = Counter(label: MetricName.recordsConsumed, factory: factory)
+        var produced: [String: Counter] = [:]
+        for label in OutputFormat.allCases.map(\.rawValue) + [Self.deadLetterFormat] {
+            produced[label] = Counter(label: MetricName.recordsProduced, dimensions: [("format", label)], factory: factory)
+        }
+        self.produced = produced
+        translationDuration = CoreMetrics.Timer(label: MetricName.translationDuration, factory: factory)
+        endToEndLatency = CoreMetrics.Timer(label: MetricName.endToEndLatency, factory: factory)
+        inFlight = Gauge(label: MetricName.recordsInFlight, factory: factory)
+        producerQueue = Gauge(label: MetricName.producerQueueDepth, factory: factory)
+    }
+
+    /// One input record read.
+    func recordConsumed() { consumed.increment() }
+
+    /// One translation took `nanoseconds`.
+    func recordTranslation(nanoseconds: UInt64) {
+        translationDuration.recordNanoseconds(Int64(clamping: nanoseconds))
+    }
+
+    /// The dead letters and warnings of one translation.
+    func recordDiagnostics(of translation: Translation) {
+        for report in translation.deadLetters {
+            var seen = Set<DiagnosticCode>()
+            for error in report.errors where seen.insert(error.code).inserted {
+                let key = "\(report.stage.rawValue)|\(error.code.rawValue)"
+                counter(in: deadLetters, key: key, name: MetricName.deadLetters,
+                        dimensions: [("stage", report.stage.rawValue), ("code", error.code.rawValue)]).increment()
+            }
+        }
+        for warning in translation.warnings {
+            counter(in: warnings, key: warning.code, name: MetricName.warnings,
+                    dimensions: [("code", warning.code.rawValue)]).increment()
+        }
+    }
+
+    /// One record of `format` (`nil`: a dead letter) acknowledged by the broker.
+    func recordProduced(format: OutputFormat?) {
+        produced[format?.rawValue ?? Self.deadLetterFormat]?.increment()
+    }
+
+    /// The last output of an input record whose timestamp is `timestampMs` was acknowledged now.
+    func recordAcknowledged(inputTimestampMs timestampMs: Int64?) {
+        guard let timestampMs, timestampMs > 0 else { return }
+        let latencyMs = Date().timeIntervalSince1970 * 1000 - Double(timestampMs)
+        if latencyMs >= 0 { endToEndLatency.recordNanoseconds(Int64(latencyMs * 1_000_000)) }
+    }
+
+    /// The current number of records in flight and of records waiting in the producer.
+    func recordQueues(inFlight records: Int, producerQueue depth: Int) {
+        inFlight.record(records)
+        producerQueue.record(depth)
+    }
+
+    /// One error reported by librdkafka.
+    public func recordKafkaError(_ error: KafkaError) {
+        counter(in: kafkaErrors, key: error.codeName, name: MetricName.kafkaErrors,
+                dimensions: [("code", error.codeName)]).increment()
+    }
+
+    /// Consumer lag (records) of one partition, from librdkafka's statistics.
+    func recordConsumerLag(topic: String, partition: Int32, lag: Int64) {
+        let gauge = consumerLag.withLock { gauges in
+            let key = "\(topic)|\(partition)"
+            if let gauge = gauges[key] { return gauge }
+            let gauge = Gauge(label: MetricName.consumerLag, dimensions: [("topic", topic), ("partition", String(partition))], factory: factory)
+            gauges[key] = gauge
+            return gauge
+        }
+        gauge.record(lag)
+    }
+
+    /// Producer queue depth (`msg_cnt`) from librdkafka's statistics.
+    func recordProducerQueue(_ depth: Int64) { producerQueue.record(depth) }
+
+    private func counter<Key: Hashable>(
+        in cache: Locked<[Key: Counter]>, key: Key, name: String, dimensions: [(String, String)]
+    ) -> Counter {
+        cache.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(label: name, dimensions: dimensions, factory: factory)
+            counters[key] = counter
+            return counter
+        }
+    }
+}
+
+/// The names of the worker's metrics (Prometheus names: counters end in `_total`, durations are seconds).
+public enum MetricName {
+    /// Counter: input records read.
+    public static let recordsConsumed = "pushgate_records_consumed_total"
+    /// Counter, label `format` (`apns`, `adobe-carousel`, `fb-card`, `android-expandable`, `dead-letter`):
+    /// records acknowledged by the broker.
+    public static let recordsProduced = "pushgate_records_produced_total"
+    /// Counter, labels `stage` and `code`: dead letters, once per distinct error code of each.
+    public static let deadLetters = "pushgate_dead_letters_total"
+    /// Counter, label `code`: warnings found.
+    public static let warnings = "pushgate_warnings_total"
+    /// Histogram (seconds): time to translate one input record.
+    public static let translationDuration = "pushgate_translation_duration_seconds"
+    /// Histogram (seconds): from the input record's timestamp to the acknowledgement of its last output.
+    public static let endToEndLatency = "pushgate_end_to_end_latency_seconds"
+    /// Gauge, labels `topic` and `partition`: consumer lag in records (librdkafka statistics).
+    public static let consumerLag = "pushgate_consumer_lag"
+    /// Gauge: input records read whose outputs are not all acknowledged.
+    public static let recordsInFlight = "pushgate_records_in_flight"
+    /// Gauge: records in the producer's queue, waiting for delivery reports.
+    public static let producerQueueDepth = "pushgate_producer_queue_depth"
+    /// Counter, label `code` (librdkafka's error name, e.g. `_TRANSPORT`): errors reported by librdkafka.
+    public static let kafkaErrors = "pushgate_kafka_errors_total"
+}
