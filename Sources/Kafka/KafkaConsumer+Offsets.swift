@@ -44,6 +44,28 @@ extension KafkaConsumer {
         }
     }
 
+    /// The offsets the consumer's group has committed for every partition of `topic` (each the next
+    /// offset to read; `nil` for a partition with no commit), asked from the group coordinator on the poll
+    /// thread. The consumer needs no subscription: a consumer configured with the group and no topics can
+    /// watch another member's progress without joining the group.
+    public func committedOffsets(topic: String, timeoutMs: Int32 = 10_000) async throws(KafkaError) -> [Int32: Int64?] {
+        let client = self.rdClient
+        return try await run { () throws(KafkaError) in
+            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            let list = RDKafkaTopicPartitionList.make(
+                partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+            defer { rd_kafka_topic_partition_list_destroy(list) }
+            let code = rd_kafka_committed(client.handle, list, timeoutMs)
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "committed offsets of \(topic)") }
+            if let error = RDKafkaTopicPartitionList.firstError(of: list) { throw error }
+            var result: [Int32: Int64?] = [:]
+            for entry in RDKafkaTopicPartitionList.offsets(of: list) {
+                result[entry.topicPartition.partition] = entry.offset >= 0 ? entry.offset : nil
+            }
+            return result
+        }
+    }
+
     /// The partition ids of `topic` (blocking: call on the poll thread).
     static func partitions(of topic: String, handle: OpaquePointer, timeoutMs: Int32) throws(KafkaError) -> [Int32] {
         guard let topicHandle = rd_kafka_topic_new(handle, topic, nil) else {

@@ -127,43 +127,81 @@ public struct PushWorker: Service {
         logger.info("worker stopped after committing its work")
     }
 
+    /// Two stages, so translation uses every core while records keep their read order: the reading
+    /// stage takes a slot, stamps the record and starts its translation as a task; the producing stage
+    /// awaits those tasks in read order and produces their records. Same-key order therefore holds.
     private func consume(
         _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
         let translator = Translator(configuration: configuration.translator)
-        for try await message in consumer.messages.cancelOnGracefulShutdown() {
-            try await limiter.acquire()
-            metrics.recordConsumed()
-            let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let started = DispatchTime.now().uptimeNanoseconds
-            let translation = translator.translation(of: InputRecord(message), readAtMs: readAtMs)
-            metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
-            report(translation)
-            let outputs = translation.records
-            let inputTimestampMs = message.timestampMs
-            let metrics = self.metrics
-            guard let ticket = tracker.begin(message, outputs: outputs.count) else {
-                limiter.release()  // read under an earlier assignment: the new owner reads it again
-                continue
-            }
-            if outputs.isEmpty {
-                limiter.release()
-                continue
-            }
-            let progress = RecordProgress(outputs: outputs.count)
-            for output in outputs {
-                try producer.produce(KafkaProducerMessage(output)) { result in
-                    switch result {
-                    case .success:
-                        tracker.acknowledge(ticket)
-                        metrics.recordProduced(format: output.format)
-                        if progress.finishOne() {
-                            metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
-                            limiter.release()
-                        }
-                    case .failure(let error):
-                        limiter.fail(DeliveryFailure(source: ticket, topic: output.topic, error: error))
+        let (pending, continuation) = AsyncStream.makeStream(of: PendingTranslation.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    for await item in pending {
+                        let translation = await item.translation.value
+                        try produce(item.message, translation, producer: producer, tracker: tracker, limiter: limiter)
                     }
+                } catch {
+                    limiter.fail(error)  // wakes the reading stage, which then stops
+                    throw error
+                }
+            }
+            do {
+                for try await message in consumer.messages.cancelOnGracefulShutdown() {
+                    try await limiter.acquire()
+                    metrics.recordConsumed()
+                    let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
+                    let translation = Task { translate(message, readAtMs: readAtMs, with: translator) }
+                    continuation.yield(PendingTranslation(message: message, translation: translation))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish()
+                throw error
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Translates one record, timing it and reporting its dead letters and warnings.
+    private func translate(_ message: KafkaConsumerMessage, readAtMs: Int64, with translator: Translator) -> Translation {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let translation = translator.translation(of: InputRecord(message), readAtMs: readAtMs)
+        metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+        report(translation)
+        return translation
+    }
+
+    /// Produces the records of one translated input; its slot is released when all are acknowledged.
+    private func produce(
+        _ message: KafkaConsumerMessage, _ translation: Translation, producer: KafkaProducer, tracker: OffsetTracker,
+        limiter: InFlightLimiter
+    ) throws {
+        let outputs = translation.records
+        let inputTimestampMs = message.timestampMs
+        let metrics = self.metrics
+        guard let ticket = tracker.begin(message, outputs: outputs.count) else {
+            limiter.release()  // read under an earlier assignment: the new owner reads it again
+            return
+        }
+        if outputs.isEmpty {
+            limiter.release()
+            return
+        }
+        let progress = RecordProgress(outputs: outputs.count)
+        for output in outputs {
+            try producer.produce(KafkaProducerMessage(output)) { result in
+                switch result {
+                case .success:
+                    tracker.acknowledge(ticket)
+                    metrics.recordProduced(format: output.format)
+                    if progress.finishOne() {
+                        metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
+                        limiter.release()
+                    }
+                case .failure(let error):
+                    limiter.fail(DeliveryFailure(source: ticket, topic: output.topic, error: error))
                 }
             }
         }
@@ -234,6 +272,12 @@ public struct PushWorker: Service {
             if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
         }
     }
+}
+
+/// A record read, with its translation running.
+private struct PendingTranslation: Sendable {
+    let message: KafkaConsumerMessage
+    let translation: Task<Translation, Never>
 }
 
 /// Counts the outputs of one record still waiting for acknowledgement.

@@ -87,7 +87,9 @@ def produce(address, count):
         raise SystemExit("inputs not flushed")
 
 
-def read_all(address, topics, expect=None, idle=2.0, timeout=240):
+def read_all(address, topics, expect=None, idle=2.0, timeout=240, complete=None):
+    """Reads every record of `topics` until `expect` records (or, with `complete`, until
+    `complete(records)` is true: duplicates make a count unreliable) and `idle` quiet seconds."""
     consumer = Consumer({"bootstrap.servers": address, "group.id": "e2e-reader", "enable.auto.commit": False})
     assignment = []
     for topic in topics:
@@ -98,7 +100,8 @@ def read_all(address, topics, expect=None, idle=2.0, timeout=240):
     while time.monotonic() < deadline:
         message = consumer.poll(0.2)
         if message is None:
-            if (expect is None or len(records) >= expect) and time.monotonic() - last > idle:
+            enough = complete(records) if complete else (expect is None or len(records) >= expect)
+            if enough and time.monotonic() - last > idle:
                 break
             continue
         if message.error():
@@ -187,7 +190,16 @@ def main():
         if third.wait(60) != 0:
             failures.append(f"third worker exited {third.returncode} on SIGTERM")
 
-        actual_records = read_all(broker.address, OUTPUT_TOPICS, expect=len(expected), idle=3)
+        # Wait until every expected record is there: after the third worker leaves, the second one
+        # takes over its partitions only after a rejoin, and duplicates would satisfy a mere count.
+        wanted = collections.Counter(expected)
+
+        def all_there(records):
+            if len(records) < len(expected):
+                return False
+            return not (wanted - collections.Counter(actual_outputs(records)))
+
+        actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there)
         second.send_signal(signal.SIGTERM)
         code = second.wait(60)
         if code != 0:

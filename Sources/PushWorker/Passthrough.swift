@@ -1,0 +1,126 @@
+import Kafka
+import Logging
+import ServiceLifecycle
+
+/// A baseline for ``PushWorker``'s throughput: the same consume → produce → commit pipeline with no
+/// translation. Every input record is written, key, value and headers unchanged, to one output topic.
+///
+/// It uses the worker's parts and settings so that only the translation differs: the same consumer and
+/// producer configuration (idempotent, `acks=all`, the worker's producer defaults), the same in-flight
+/// bound, the same ``OffsetTracker`` commit discipline (an offset is committed only once its output is
+/// acknowledged, every ``PushWorkerConfiguration/commitInterval``) and the same graceful shutdown.
+/// `pushgate bench pipeline` compares the two.
+public struct Passthrough: Service {
+    private let configuration: PushWorkerConfiguration
+    private let outputTopic: String
+    private let logger: Logger
+
+    /// Creates a passthrough reading `configuration.inputTopic` and writing to `outputTopic`; the
+    /// translator settings of `configuration` are ignored except for the producer's record size limit.
+    public init(configuration: PushWorkerConfiguration, outputTopic: String, logger: Logger) {
+        self.configuration = configuration
+        self.outputTopic = outputTopic
+        self.logger = logger
+    }
+
+    /// Runs until graceful shutdown (returns) or a fatal error or failed delivery (throws).
+    public func run() async throws {
+        let limiter = InFlightLimiter(limit: configuration.maxInFlightRecords)
+        let tracker = OffsetTracker()
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                bootstrapServers: configuration.bootstrapServers,
+                properties: configuration.producerDefaults.merging(configuration.kafkaProperties) { $1 },
+                statisticsIntervalMs: configuration.statisticsIntervalMs),
+            logger: logger, fatalErrorHandler: { limiter.fail($0) })
+        let consumer: KafkaConsumer
+        do {
+            consumer = try KafkaConsumer(
+                configuration: KafkaConsumerConfiguration(
+                    bootstrapServers: configuration.bootstrapServers, groupId: configuration.groupId,
+                    topics: [configuration.inputTopic], properties: configuration.kafkaProperties,
+                    statisticsIntervalMs: configuration.statisticsIntervalMs),
+                logger: logger,
+                rebalanceListener: OffsetTrackingRebalanceListener(
+                    tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout))
+        } catch {
+            await producer.shutdown(flushTimeout: .zero)
+            throw error
+        }
+
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await forward(consumer, producer: producer, tracker: tracker, limiter: limiter) }
+                group.addTask { try await commitPeriodically(consumer, tracker: tracker, limiter: limiter) }
+                _ = try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
+        } catch is CancellationError {
+            failure = limiter.firstFailure
+        } catch {
+            failure = error
+        }
+        failure = failure ?? limiter.firstFailure
+        if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
+            logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
+        }
+        await commitFinally(consumer, tracker: tracker)
+        await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
+        await consumer.close()
+        if let failure { throw failure }
+    }
+
+    private func forward(
+        _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
+    ) async throws {
+        for try await message in consumer.messages.cancelOnGracefulShutdown() {
+            try await limiter.acquire()
+            guard let ticket = tracker.begin(message, outputs: 1) else {
+                limiter.release()  // read under an earlier assignment: the new owner reads it again
+                continue
+            }
+            let output = KafkaProducerMessage(
+                topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
+            try producer.produce(output) { [outputTopic] result in
+                switch result {
+                case .success:
+                    tracker.acknowledge(ticket)
+                    limiter.release()
+                case .failure(let error):
+                    limiter.fail(DeliveryFailure(source: ticket, topic: outputTopic, error: error))
+                }
+            }
+        }
+    }
+
+    private func commitPeriodically(_ consumer: KafkaConsumer, tracker: OffsetTracker, limiter: InFlightLimiter) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: configuration.commitInterval)
+            if let failure = limiter.firstFailure { throw failure }
+            await commit(consumer, tracker: tracker)
+        }
+    }
+
+    @discardableResult
+    private func commit(_ consumer: KafkaConsumer, tracker: OffsetTracker) async -> Bool {
+        let offsets = tracker.takeCommittable()
+        guard !offsets.isEmpty else { return true }
+        do {
+            try await consumer.commit(offsets)
+            return true
+        } catch {
+            tracker.commitFailed(offsets)
+            logger.warning("commit of \(offsets.map(\.description).joined(separator: ", ")) failed: \(error)")
+            return false
+        }
+    }
+
+    private func commitFinally(_ consumer: KafkaConsumer, tracker: OffsetTracker) async {
+        for attempt in 1...5 {
+            if await commit(consumer, tracker: tracker) { return }
+            if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
+        }
+    }
+}
