@@ -43,7 +43,8 @@ struct TranslateBenchCommand: ParsableCommand {
         for kind in PayloadMix.Kind.allCases {
             let subset = zip(mix, records).filter { $0.0.kind == kind }.map(\.1)
             let rate = measure(subset, translator: translator)
-            print(String(format: "  %-18@ %10.0f payloads/s", kind.rawValue as NSString, rate))
+            let name = kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+            print("  \(name)" + String(format: "%16.0f payloads/s", rate))
         }
         let baseline = measureBaseline(mix.map(\.bytes))
         print(String(format: "baseline JSONSerialization parse+write: %6.0f payloads/s", baseline))
