@@ -26,7 +26,7 @@ public struct PushWorkerConfiguration: Sendable {
     public var revokeDrainTimeout: Duration
     /// `statistics.interval.ms` of both clients; 0 turns statistics off. Default: 0.
     public var statisticsIntervalMs: Int
-    /// The port of the metrics endpoint. Stored only: the metrics server comes in a later issue.
+    /// The port of the `/metrics`, `/health` and `/ready` endpoints; `nil` runs no HTTP server. Default: nil.
     public var metricsPort: Int?
 
     /// Creates a configuration; every argument but the bootstrap servers has the documented default.
