@@ -119,11 +119,19 @@ struct JSONParser {
     /// objects, a set of UTF-8 byte strings once an object grows.
     private static func isDuplicate(_ name: String, in members: [JSONMember], index: inout Set<[UInt8]>?) -> Bool {
         if members.count < 16 {
-            for member in members where member.name.utf8.elementsEqual(name.utf8) { return true }
+            for member in members where sameBytes(member.name, name) { return true }
             return false
         }
         if index == nil { index = Set(members.lazy.map { Array($0.name.utf8) }) }
         return index?.insert(Array(name.utf8)).inserted == false
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (contiguous native strings: no copy).
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
     }
 
     // MARK: numbers and literals

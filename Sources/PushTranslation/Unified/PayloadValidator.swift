@@ -39,28 +39,29 @@ struct PayloadValidator {
 
     private mutating func readTopLevel(_ root: JSONObject) {
         for member in root.members {
-            let path = JSONPointer.appending("", member.name)
-            if member.value == .null, Self.topLevelKeys.contains(member.name) { continue }
+            if case .null = member.value, Self.topLevelKeys.contains(member.name) { continue }
+            let value = member.value
+            // Known keys have fixed pointers; only an unknown key's pointer needs escaping.
             switch member.name {
-            case "id": readID(member.value, path)
-            case "platform": readPlatform(member.value, path)
-            case "targets": readTargets(member.value, path)
-            case "message": readMessage(member.value, path)
+            case "id": readID(value, "/id")
+            case "platform": readPlatform(value, "/platform")
+            case "targets": readTargets(value, "/targets")
+            case "message": readMessage(value, "/message")
             case "data":
-                if let object = context.object(member.value, path) { notification.data = object }
-            case "custom": readCustom(member.value, path)
+                if let object = context.object(value, "/data") { notification.data = object }
+            case "custom": readCustom(value, "/custom")
             case "dry_run":
-                if let flag = context.bool(member.value, path) { notification.dryRun = flag }
-            case "collapse_id": readCollapseID(member.value, path)
+                if let flag = context.bool(value, "/dry_run") { notification.dryRun = flag }
+            case "collapse_id": readCollapseID(value, "/collapse_id")
             case "thread_id":
-                givenFields.append(GivenField(path: path, use: .apnsDelivered))
-                notification.ios.threadID = context.string(member.value, path)
-            case "action": readTapAction(member.value, path)
-            case "actions": readButtons(member.value, path)
-            case "expandable": readExpandable(member.value, path)
-            case "carousel": readCarousel(member.value, path)
-            case "card": readCard(member.value, path)
-            default: context.unknownField(path, in: "the payload")
+                givenFields.append(GivenField(path: "/thread_id", use: .apnsDelivered))
+                notification.ios.threadID = context.string(value, "/thread_id")
+            case "action": readTapAction(value, "/action")
+            case "actions": readButtons(value, "/actions")
+            case "expandable": readExpandable(value, "/expandable")
+            case "carousel": readCarousel(value, "/carousel")
+            case "card": readCard(value, "/card")
+            default: context.unknownField(JSONPointer.appending("", member.name), in: "the payload")
             }
         }
     }
