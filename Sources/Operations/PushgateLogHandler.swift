@@ -1,3 +1,4 @@
+import Kafka
 import Foundation
 import Logging
 

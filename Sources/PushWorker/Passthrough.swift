@@ -52,7 +52,7 @@ public struct Passthrough: Service {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await forward(consumer, producer: producer, tracker: tracker, limiter: limiter) }
-                group.addTask { try await commitPeriodically(consumer, tracker: tracker, limiter: limiter) }
+                group.addTask { try await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitPeriodically(every: configuration.commitInterval, limiter: limiter) }
                 _ = try await group.next()
                 group.cancelAll()
                 try await group.waitForAll()
@@ -66,7 +66,7 @@ public struct Passthrough: Service {
         if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
             logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
         }
-        await commitFinally(consumer, tracker: tracker)
+        await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitFinally()
         await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
         await consumer.close()
         if let failure { throw failure }
@@ -95,32 +95,4 @@ public struct Passthrough: Service {
         }
     }
 
-    private func commitPeriodically(_ consumer: KafkaConsumer, tracker: OffsetTracker, limiter: InFlightLimiter) async throws {
-        while !Task.isCancelled {
-            try await Task.sleep(for: configuration.commitInterval)
-            if let failure = limiter.firstFailure { throw failure }
-            await commit(consumer, tracker: tracker)
-        }
-    }
-
-    @discardableResult
-    private func commit(_ consumer: KafkaConsumer, tracker: OffsetTracker) async -> Bool {
-        let offsets = tracker.takeCommittable()
-        guard !offsets.isEmpty else { return true }
-        do {
-            try await consumer.commit(offsets)
-            return true
-        } catch {
-            tracker.commitFailed(offsets)
-            logger.warning("commit of \(offsets.map(\.description).joined(separator: ", ")) failed: \(error)")
-            return false
-        }
-    }
-
-    private func commitFinally(_ consumer: KafkaConsumer, tracker: OffsetTracker) async {
-        for attempt in 1...5 {
-            if await commit(consumer, tracker: tracker) { return }
-            if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
-        }
-    }
 }

@@ -99,7 +99,7 @@ public struct PushWorker: Service {
                     try await consume(consumer, producer: producer, tracker: tracker, limiter: limiter)
                 }
                 group.addTask {
-                    try await commitPeriodically(consumer, tracker: tracker, limiter: limiter)
+                    try await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitPeriodically(every: configuration.commitInterval, limiter: limiter)
                 }
                 group.addTask {
                     try await monitor(producer, limiter: limiter)
@@ -117,7 +117,7 @@ public struct PushWorker: Service {
         if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
             logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
         }
-        await commitFinally(consumer, tracker: tracker)
+        await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitFinally()
         await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
         await consumer.close()
         if let failure {
@@ -242,36 +242,6 @@ public struct PushWorker: Service {
         }
     }
 
-    private func commitPeriodically(_ consumer: KafkaConsumer, tracker: OffsetTracker, limiter: InFlightLimiter) async throws {
-        while !Task.isCancelled {
-            try await Task.sleep(for: configuration.commitInterval)
-            if let failure = limiter.firstFailure { throw failure }
-            await commit(consumer, tracker: tracker)
-        }
-    }
-
-    /// Commits what is finished; `false` when the commit failed (it is then offered again next time).
-    @discardableResult
-    private func commit(_ consumer: KafkaConsumer, tracker: OffsetTracker) async -> Bool {
-        let offsets = tracker.takeCommittable()
-        guard !offsets.isEmpty else { return true }
-        do {
-            try await consumer.commit(offsets)
-            return true
-        } catch {
-            tracker.commitFailed(offsets)
-            logger.warning("commit of \(offsets.map(\.description).joined(separator: ", ")) failed: \(error)")
-            return false
-        }
-    }
-
-    /// The last commit before leaving: retried a few times, as a rebalance or a broker hiccup may refuse it.
-    private func commitFinally(_ consumer: KafkaConsumer, tracker: OffsetTracker) async {
-        for attempt in 1...5 {
-            if await commit(consumer, tracker: tracker) { return }
-            if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
-        }
-    }
 }
 
 /// A record read, with its translation running.

@@ -1,0 +1,42 @@
+import Kafka
+import Logging
+
+/// Commits what an ``OffsetTracker`` says is finished: periodically while running, and once more, with
+/// retries, before leaving. Shared by ``PushWorker`` and ``Passthrough``.
+struct OffsetCommitter: Sendable {
+    let consumer: KafkaConsumer
+    let tracker: OffsetTracker
+    let logger: Logger
+
+    /// Until cancelled: commits every `interval`; throws the limiter's first failure.
+    func commitPeriodically(every interval: Duration, limiter: InFlightLimiter) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: interval)
+            if let failure = limiter.firstFailure { throw failure }
+            await commit()
+        }
+    }
+
+    /// Commits what is finished; `false` when the commit failed (it is then offered again next time).
+    @discardableResult
+    func commit() async -> Bool {
+        let offsets = tracker.takeCommittable()
+        guard !offsets.isEmpty else { return true }
+        do {
+            try await consumer.commit(offsets)
+            return true
+        } catch {
+            tracker.commitFailed(offsets)
+            logger.warning("commit of \(offsets.map(\.description).joined(separator: ", ")) failed: \(error)")
+            return false
+        }
+    }
+
+    /// The last commit before leaving: retried a few times, as a rebalance or a broker hiccup may refuse it.
+    func commitFinally() async {
+        for attempt in 1...5 {
+            if await commit() { return }
+            if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
+        }
+    }
+}
