@@ -241,7 +241,6 @@ public struct PushWorker: Service {
             try await Task.sleep(for: .seconds(1))
         }
     }
-
 }
 
 /// A record read, with its translation running.
