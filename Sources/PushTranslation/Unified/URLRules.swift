@@ -2,10 +2,14 @@
 enum URLRules {
     /// An absolute URI with a scheme (RFC 3986), only characters RFC 3986 allows, `%` followed by two hex digits.
     static func isAbsoluteURI(_ text: String) -> Bool {
-        let utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8(isAbsoluteURI(bytes:))
+    }
+
+    private static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         guard isAlpha(utf8[0]) else { return false }
-        for byte in utf8[1..<colon] where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+        for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon]) where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
             return false
         }
         var index = colon + 1
@@ -24,8 +28,12 @@ enum URLRules {
 
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
     static func isImageURL(_ text: String) -> Bool {
-        guard isAbsoluteURI(text) else { return false }
-        let utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8(isImageURL(bytes:))
+    }
+
+    private static func isImageURL(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard isAbsoluteURI(bytes: utf8) else { return false }
         var index = 0
         for expected in "http".utf8 {
             guard index < utf8.count, utf8[index] | 0x20 == expected else { return false }
