@@ -87,3 +87,25 @@ import Testing
         #expect(translator.translate(record, readAtMs: 0).allSatisfy { $0.key == nil })
     }
 }
+
+extension HeaderTests {
+    @Test func thousandsOfProblemsStayWithinTheHeaderBudget() {
+        let members = (0..<10_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+        let deadLetter = Harness.translate("{\(members),\"message\":{\"body\":\"b\"}}").first
+        let errors = deadLetter?.header("pushgate-errors") ?? ""
+        #expect(errors.utf8.count < 70 * 1024)
+        let problems = deadLetter?.problems ?? []
+        #expect(problems.count > 100 && problems.count < 10_000)
+        #expect(problems.last?.message.contains("of 10000 problems are not listed") == true)
+        #expect(problems.dropLast().allSatisfy { $0.code == "unknown_field" })
+    }
+
+    @Test func longPathsAndMessagesAreCutInHeaders() {
+        let name = String(repeating: "x", count: 5000)
+        let deadLetter = Harness.translate("{\"\(name)\":1}").first
+        let problem = deadLetter?.problems.first
+        #expect(problem?.path.hasSuffix("...") == true)
+        #expect((problem?.path.utf8.count ?? 0) <= 1024)
+        #expect((deadLetter?.header("__connect.errors.exception.message")?.utf8.count ?? 0) < 2200)
+    }
+}

@@ -80,7 +80,7 @@ struct RecordBuilder {
         headers.append(RecordHeader(name: "__connect.errors.stage", text: stage.rawValue))
         if let first = errors.first {
             headers.append(RecordHeader(name: "__connect.errors.exception.class.name", text: first.code.rawValue))
-            headers.append(RecordHeader(name: "__connect.errors.exception.message", text: "\(first.path): \(first.message)"))
+            headers.append(RecordHeader(name: "__connect.errors.exception.message", text: first.exceptionMessage))
         }
         headers.append(RecordHeader(name: "pushgate-id", text: id ?? sourceReference))
         if let format { headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue)) }
