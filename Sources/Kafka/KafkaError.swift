@@ -38,6 +38,11 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
         KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, message: message)
     }
 
+    /// Whether the producer's local queue is full (`_QUEUE_FULL`): the record can be handed over again
+    /// once delivery reports have drained the queue.
+    public var isQueueFull: Bool { code == RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue }
+
+    /// The description: fatal or not, the code's name and number, and the message.
     public var description: String {
         "\(isFatal ? "fatal Kafka error" : "Kafka error") \(codeName) (\(code)): \(message)"
     }

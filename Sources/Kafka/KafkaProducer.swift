@@ -67,6 +67,24 @@ public final class KafkaProducer: Sendable {
         }
     }
 
+    /// Hands `message` over like ``produce(_:onDelivery:)``, but while the local queue is full
+    /// (`_QUEUE_FULL`) waits for delivery reports to make room instead of failing: backpressure.
+    public func produceWhenQueued(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) async throws {
+        var pause = Duration.milliseconds(1)
+        while true {
+            let failure: KafkaError
+            do {
+                try produce(message, onDelivery: onDelivery)
+                return
+            } catch {
+                failure = error
+            }
+            guard failure.isQueueFull else { throw failure }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(100))
+        }
+    }
+
     /// Writes `message` and returns once the broker has acknowledged it.
     public func send(_ message: KafkaProducerMessage) async throws(KafkaError) -> KafkaDeliveryReport {
         let outcome: Result<KafkaDeliveryReport, KafkaError> = await withCheckedContinuation { continuation in

@@ -83,7 +83,7 @@ public struct Passthrough: Service {
             }
             let output = KafkaProducerMessage(
                 topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
-            try producer.produce(output) { [outputTopic] result in
+            try await producer.produceWhenQueued(output) { [outputTopic] result in
                 switch result {
                 case .success:
                     tracker.acknowledge(ticket)

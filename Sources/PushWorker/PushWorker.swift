@@ -140,7 +140,7 @@ public struct PushWorker: Service {
                 do {
                     for await item in pending {
                         let translation = await item.translation.value
-                        try produce(item.message, translation, producer: producer, tracker: tracker, limiter: limiter)
+                        try await produce(item.message, translation, producer: producer, tracker: tracker, limiter: limiter)
                     }
                 } catch {
                     limiter.fail(error)  // wakes the reading stage, which then stops
@@ -177,7 +177,7 @@ public struct PushWorker: Service {
     private func produce(
         _ message: KafkaConsumerMessage, _ translation: Translation, producer: KafkaProducer, tracker: OffsetTracker,
         limiter: InFlightLimiter
-    ) throws {
+    ) async throws {
         let outputs = translation.records
         let inputTimestampMs = message.timestampMs
         let metrics = self.metrics
@@ -191,7 +191,7 @@ public struct PushWorker: Service {
         }
         let progress = RecordProgress(outputs: outputs.count)
         for output in outputs {
-            try producer.produce(KafkaProducerMessage(output)) { result in
+            try await producer.produceWhenQueued(KafkaProducerMessage(output)) { result in
                 switch result {
                 case .success:
                     tracker.acknowledge(ticket)

@@ -55,7 +55,7 @@ public final class Replayer: Sendable {
             topic: targetTopic, key: record.key, value: record.value, headers: ReplayFilter.forwardedHeaders(record.headers))
         let (limiter, state) = (self.limiter, self.state)
         do {
-            try producer.produce(message) { result in
+            try await producer.produceWhenQueued(message) { result in
                 switch result {
                 case .success:
                     state.withLock { $0.written += 1 }
