@@ -34,6 +34,7 @@ extension EmbeddedBroker {
                     throw ControlError("unknown error code \(words[2]) (librdkafka names, e.g. NOT_LEADER_FOR_PARTITION)")
                 }
                 let count = words.count == 4 ? try number(words[3], "COUNT", Int.self) : 1
+                guard (1...100_000).contains(count) else { throw ControlError("COUNT must be 1...100000") }
                 try run { try pushRequestErrors(apiKey: apiKey, errors: Array(repeating: code, count: count)) }
             case "clear":
                 try expect(words, count: 2...2, usage: "clear APIKEY")
@@ -42,6 +43,7 @@ extension EmbeddedBroker {
             case "topic":
                 try expect(words, count: 3...3, usage: "topic NAME PARTITIONS")
                 let partitions = try number(words[2], "PARTITIONS", Int.self)
+                guard (1...10_000).contains(partitions) else { throw ControlError("PARTITIONS must be 1...10000") }
                 try run { try createTopic(words[1], partitions: partitions) }
             default:
                 throw ControlError("unknown command \(words[0]); commands: down, up, rtt, error, clear, topic")

@@ -26,7 +26,7 @@ public final class EmbeddedBroker: Sendable {
         let host = try RDKafkaClient.make(
             kind: .producer, properties: [("log.connection.close", "false")],
             callbacks: RDKafkaCallbacks(logger: hostLogger, statisticsHandler: nil))
-        guard let pointer = rd_kafka_mock_cluster_new(host.handle, Int32(brokerCount)) else {
+        guard let pointer = rd_kafka_mock_cluster_new(host.handle, Int32(clamping: brokerCount)) else {
             host.destroy()
             throw KafkaError.client("cannot start the mock cluster")
         }
@@ -39,8 +39,11 @@ public final class EmbeddedBroker: Sendable {
 
     /// Creates `topic` with `partitions` partitions (replication factor at most the broker count).
     public func createTopic(_ topic: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
-        let replicas = Int32(min(replicationFactor, brokerCount))
-        let code = try cluster.with { rd_kafka_mock_topic_create($0, topic, Int32(partitions), replicas) }
+        guard let partitionCount = Int32(exactly: partitions), partitionCount >= 1 else {
+            throw KafkaError.client("a topic needs 1 or more partitions (at most \(Int32.max)), not \(partitions)")
+        }
+        let replicas = Int32(clamping: max(1, min(replicationFactor, brokerCount)))
+        let code = try cluster.with { rd_kafka_mock_topic_create($0, topic, partitionCount, replicas) }
         try check(code, "create topic \(topic)")
     }
 

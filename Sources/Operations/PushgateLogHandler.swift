@@ -50,8 +50,10 @@ public struct PushgateLogHandler: LogHandler {
         let line: String
         switch format {
         case .text:
-            var text = "\(timestamp) \(event.level) \(label): \(message)"
-            for (key, value) in fields { text += " \(key)=\(value)" }
+            // Control characters are escaped so that no value (an id from a payload, say) can start
+            // a forged line.
+            var text = "\(timestamp) \(event.level) \(label): \(Self.escapingControls(message))"
+            for (key, value) in fields { text += " \(key)=\(Self.escapingControls(value))" }
             line = text
         case .json:
             var json = "{\"timestamp\":\(JSONText.quoted(timestamp)),\"level\":\(JSONText.quoted(event.level.rawValue))"
@@ -64,6 +66,20 @@ public struct PushgateLogHandler: LogHandler {
             line = json + "}"
         }
         output.write(line)
+    }
+
+    /// `text` with control characters written as `\n`, `\t` or `\u{XX}`.
+    static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                escaped += scalar.escaped(asASCII: true)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -45,7 +45,7 @@ struct BrokerCommand: AsyncParsableCommand {
     var extraTopic: [String] = []
 
     func validate() throws {
-        guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+        guard (1...10_000).contains(partitions) else { throw ValidationError("--partitions must be 1...10000") }
         guard (1...64).contains(brokers) else { throw ValidationError("--brokers must be between 1 and 64") }
         _ = try KeyValueOption.topics(topics)
     }

@@ -53,6 +53,7 @@ struct TranslateCommand: ParsableCommand {
 
     func validate() throws {
         guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
+        guard recordOffset >= 0 else { throw ValidationError("--record-offset must be 0 or more") }
         _ = try KeyValueOption.topics(topics)
         for header in recordHeader { _ = try KeyValueOption.split(header, option: "--record-header") }
     }
@@ -73,7 +74,7 @@ struct TranslateCommand: ParsableCommand {
         var wroteDeadLetter = false
         for (index, payload) in payloads.enumerated() {
             let record = InputRecord(
-                topic: recordTopic, partition: recordPartition, offset: recordOffset + Int64(index),
+                topic: recordTopic, partition: recordPartition, offset: recordOffset &+ Int64(index),
                 key: recordKey.map { Array($0.utf8) }, value: payload, headers: headers,
                 timestampMs: recordTimestamp ?? now)
             for produced in translator.translate(record, readAtMs: now) {

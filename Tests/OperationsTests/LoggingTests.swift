@@ -30,6 +30,16 @@ struct LoggingTests {
         #expect(line.hasSuffix(" info pushgate: starting group=g"))
     }
 
+    @Test func textLinesCannotBeForgedByControlCharactersInValues() throws {
+        let log = OperationsTestSupport.CapturedLog()
+        let logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .text, output: log.output) }
+        logger.warning("dead letter", metadata: ["id": "x\n2026-01-01T00:00:00Z critical pushgate: forged"])
+        #expect(log.lines.count == 1)
+        let line = try #require(log.lines.first)
+        #expect(!line.contains("\n"))
+        #expect(line.contains("id=x\\n2026"))
+    }
+
     @Test func secretValuesAreRedactedFromMessagesAndMetadata() {
         let log = OperationsTestSupport.CapturedLog()
         let settings = ["sasl.password": Self.password, "sasl.username": "alice", "ssl.key.password": "kp-9"]

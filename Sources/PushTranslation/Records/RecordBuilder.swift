@@ -68,7 +68,9 @@ struct RecordBuilder {
     private func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
         let ttl = notification.message.ttlSeconds
         guard ttl != 0 else { return 0 }
-        let seconds = timestampMs >= 0 ? timestampMs / 1000 : -((-timestampMs + 999) / 1000)
+        // Floor division that cannot overflow, even for Int64.min.
+        let (quotient, remainder) = timestampMs.quotientAndRemainder(dividingBy: 1000)
+        let seconds = remainder < 0 ? quotient - 1 : quotient
         return seconds + ttl
     }
 
