@@ -63,8 +63,14 @@ public struct TopicReplaySource: Sendable {
         try await reader.assign(ranges.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.lowerBound) })
         var pending = Set(ranges.keys)
         for try await message in reader.messages {
-            guard let range = ranges[message.partition], range.contains(message.offset) else { continue }
+            guard let range = ranges[message.partition] else { continue }
+            // A record at or past the last wanted offset ends the partition: the last offset itself may
+            // never arrive (a transaction marker, compaction).
             if message.offset + 1 >= range.upperBound { pending.remove(message.partition) }
+            guard range.contains(message.offset) else {
+                if pending.isEmpty { break }
+                continue
+            }
             if let timestamp = message.timestampMs,
                 (untilMs.map { timestamp >= $0 } ?? false) || (sinceMs.map { timestamp < $0 } ?? false)
             {
