@@ -113,6 +113,8 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             try await replayer.finish()
         } catch {
+            // Deliver what was already handed over before reporting the error.
+            try? await replayer.finish()
             ticker.cancel()
             Self.show(replayer.progress, since: started, final: true)
             throw error
