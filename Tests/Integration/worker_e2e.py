@@ -16,6 +16,7 @@ import base64
 import collections
 import glob
 import json
+import operator
 import os
 import signal
 import subprocess
@@ -30,6 +31,9 @@ OUTPUT_TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.andro
 TIMESTAMP = 1_700_000_000_000
 GROUP = "pushgate-e2e"
 QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
+# Every input carries these headers: the first is forwarded to every output and dead letter, the
+# second (an apns-* name, in another case) must be dropped. `pushgate translate` gets the same.
+HEADERS = [("trace-id", b"e2e-trace"), ("APNS-Priority", b"10")]
 
 
 def log(text):
@@ -78,7 +82,8 @@ def produce(address, count):
         key = None if index % 13 == 0 else f"user-{index % 101}".encode()
         while True:
             try:
-                producer.produce("push.unified", value=corpus[index % len(corpus)], key=key, timestamp=TIMESTAMP)
+                producer.produce("push.unified", value=corpus[index % len(corpus)], key=key, timestamp=TIMESTAMP,
+                                 headers=HEADERS)
                 break
             except BufferError:
                 producer.poll(0.1)
@@ -112,6 +117,17 @@ def read_all(address, topics, expect=None, idle=2.0, timeout=240, complete=None)
     return records
 
 
+def committed_and_end_offsets(address):
+    """The group's committed offsets and the input topic's end offsets, by partition."""
+    checker = Consumer({"bootstrap.servers": address, "group.id": GROUP})
+    partitions = checker.list_topics("push.unified", timeout=10).topics["push.unified"].partitions
+    committed = {tp.partition: tp.offset for tp in checker.committed(
+        [TopicPartition("push.unified", p) for p in partitions], timeout=10)}
+    ends = {p: checker.get_watermark_offsets(TopicPartition("push.unified", p), timeout=10)[1] for p in partitions}
+    checker.close()
+    return committed, ends
+
+
 def expected_outputs(pushgate, inputs):
     """What `pushgate translate` gives for each input (one call per input partition)."""
     by_partition = collections.defaultdict(list)
@@ -122,8 +138,9 @@ def expected_outputs(pushgate, inputs):
         messages.sort(key=lambda m: m.offset())
         assert [m.offset() for m in messages] == list(range(len(messages))), "input offsets are not 0..n-1"
         lines = b"\n".join(m.value() for m in messages) + b"\n"
+        header_options = [option for name, value in HEADERS for option in ("--record-header", f"{name}={value.decode()}")]
         result = subprocess.run([pushgate, "translate", "--lines", "--record-partition", str(partition),
-                                 "--record-timestamp", str(TIMESTAMP)], input=lines, capture_output=True)
+                                 "--record-timestamp", str(TIMESTAMP)] + header_options, input=lines, capture_output=True)
         for line in result.stdout.splitlines():
             record = json.loads(line)
             source = next(v for n, v in record["headers"] if n in ("pushgate-source", "__connect.errors.offset"))
@@ -200,6 +217,12 @@ def main():
             return not (wanted - collections.Counter(actual_outputs(records)))
 
         actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there)
+        # Every output is there, but records the killed and the stopped workers produced without
+        # committing are only committed once the second worker owns their partitions and has
+        # re-translated them (after a rejoin): wait for that before stopping it.
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and operator.ne(*committed_and_end_offsets(broker.address)):
+            time.sleep(1)
         second.send_signal(signal.SIGTERM)
         code = second.wait(60)
         if code != 0:
@@ -231,12 +254,7 @@ def main():
                 break
             last[slot] = offset
 
-        checker = Consumer({"bootstrap.servers": broker.address, "group.id": GROUP})
-        partitions = checker.list_topics("push.unified", timeout=10).topics["push.unified"].partitions
-        committed = {tp.partition: tp.offset for tp in checker.committed(
-            [TopicPartition("push.unified", p) for p in partitions], timeout=10)}
-        ends = {p: checker.get_watermark_offsets(TopicPartition("push.unified", p), timeout=10)[1] for p in partitions}
-        checker.close()
+        committed, ends = committed_and_end_offsets(broker.address)
         if committed != ends:
             failures.append(f"committed {committed} != end offsets {ends}")
     finally:
