@@ -49,7 +49,7 @@ public final class KafkaProducer: Sendable {
     public var fatalError: KafkaError? { client.fatalError }
 
     /// How many records wait for their delivery report.
-    public var outstandingCount: Int { Int(rd_kafka_outq_len(client.handle)) }
+    public var outstandingCount: Int { client.withLiveHandle { Int(rd_kafka_outq_len($0)) } ?? 0 }
 
     /// Hands `message` to librdkafka without blocking; `onDelivery` runs on the poll thread when the
     /// broker acknowledges the record or gives up on it.

@@ -29,12 +29,13 @@ final class PollThread: @unchecked Sendable {
     }
 
     /// Queues `command` to run on the thread after the current poll returns; `false` when the thread
-    /// has already exited (the command is then dropped).
+    /// is stopping or has exited (the command is then dropped): once ``stop(after:)`` has queued its
+    /// last command, which may destroy the librdkafka handle, nothing may run after it.
     @discardableResult
     func enqueue(_ command: @escaping @Sendable () -> Void) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !exited else { return false }
+        guard !exited && !stopRequested else { return false }
         commands.append(command)
         condition.signal()
         return true

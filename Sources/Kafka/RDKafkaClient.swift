@@ -55,7 +55,13 @@ final class RDKafkaClient: @unchecked Sendable {
     }
 
     /// The client's fatal error, if one was raised.
-    var fatalError: KafkaError? { Self.fatalError(of: handle) }
+    var fatalError: KafkaError? { withLiveHandle { Self.fatalError(of: $0) } ?? nil }
+
+    /// Runs a quick, non-blocking `body` with the handle unless the client is destroyed (then `nil`):
+    /// ``destroy()`` cannot free the handle while `body` runs.
+    func withLiveHandle<Value>(_ body: (OpaquePointer) -> Value) -> Value? {
+        destroyed.withLock { done in done ? nil : body(handle) }
+    }
 
     static func fatalError(of handle: OpaquePointer) -> KafkaError? {
         var text = [CChar](repeating: 0, count: 512)
