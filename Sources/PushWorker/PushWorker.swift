@@ -92,34 +92,13 @@ public struct PushWorker: Service {
         }
         logger.info("consuming \(configuration.inputTopic) as group \(configuration.groupId) from \(configuration.bootstrapServers)")
 
-        var failure: (any Error)?
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    try await consume(consumer, producer: producer, tracker: tracker, limiter: limiter)
-                }
-                group.addTask {
-                    try await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitPeriodically(every: configuration.commitInterval, limiter: limiter)
-                }
-                group.addTask {
-                    try await monitor(producer, limiter: limiter)
-                }
-                _ = try await group.next()
-                group.cancelAll()
-                try await group.waitForAll()
-            }
-        } catch is CancellationError {
-            failure = limiter.firstFailure
-        } catch {
-            failure = error
-        }
-        failure = failure ?? limiter.firstFailure
-        if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
-            logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
-        }
-        await OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger).commitFinally()
-        await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
-        await consumer.close()
+        let runner = PipelineRunner(
+            consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
+            logger: logger)
+        let failure = await runner.run([
+            { try await consume(consumer, producer: producer, tracker: tracker, limiter: limiter) },
+            { try await monitor(producer, limiter: limiter) },
+        ])
         if let failure {
             logger.critical("worker stopped: \(failure)")
             throw failure

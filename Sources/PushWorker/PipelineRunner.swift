@@ -1,0 +1,44 @@
+import Kafka
+import Logging
+
+/// The run-and-stop sequence ``PushWorker`` and ``Passthrough`` share: run their tasks until the
+/// first ends (graceful shutdown, or a failure), then wait for what is in flight, commit, flush the
+/// producer and close the consumer (leaving the group), in that order.
+struct PipelineRunner {
+    let consumer: KafkaConsumer
+    let producer: KafkaProducer
+    let tracker: OffsetTracker
+    let limiter: InFlightLimiter
+    let configuration: PushWorkerConfiguration
+    let logger: Logger
+
+    /// Runs `tasks` together with the periodic commit, then stops everything; returns the failure that
+    /// stopped the pipeline, `nil` after a graceful shutdown.
+    func run(_ tasks: [@Sendable () async throws -> Void]) async -> (any Error)? {
+        let committer = OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger)
+        let limiter = self.limiter
+        let interval = configuration.commitInterval
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in tasks { group.addTask { try await task() } }
+                group.addTask { try await committer.commitPeriodically(every: interval, limiter: limiter) }
+                _ = try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
+        } catch is CancellationError {
+            failure = limiter.firstFailure
+        } catch {
+            failure = error
+        }
+        failure = failure ?? limiter.firstFailure
+        if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
+            logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
+        }
+        await committer.commitFinally()
+        await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
+        await consumer.close()
+        return failure
+    }
+}
