@@ -63,6 +63,30 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
         if let error { waiting?.continuation.resume(throwing: error) } else { waiting?.continuation.resume(returning: nil) }
     }
 
+    /// Task: the records buffered now, at most `maxCount` of them, or once one arrives, the next one;
+    /// empty at the end or when the task is cancelled. Fewer hand-overs than ``next()`` under load.
+    func nextBatch(maxCount: Int) async throws -> [KafkaConsumerMessage] {
+        let batch = takeBuffered(maxCount: maxCount)
+        if !batch.isEmpty { return batch }
+        return try await next().map { [$0] } ?? []
+    }
+
+    /// Up to `maxCount` buffered records, when more than one is buffered; else none (then ``next()``).
+    private func takeBuffered(maxCount: Int) -> [KafkaConsumerMessage] {
+        condition.withLock {
+            let available = min(count, max(maxCount, 1))
+            guard available > 1 else { return [] }
+            let batch = Array(items[head..<(head + available)])
+            head += available
+            if head > 1024 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            condition.signal()
+            return batch
+        }
+    }
+
     /// Task: the next record, `nil` at the end or when the task is cancelled.
     func next() async throws -> KafkaConsumerMessage? {
         let id: UInt64 = condition.withLock {

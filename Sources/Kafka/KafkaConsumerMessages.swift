@@ -21,3 +21,33 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
     /// Creates the iterator.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(buffer: buffer) }
 }
+
+extension KafkaConsumerMessages {
+    /// The same records in batches of at most `maxCount`: whatever is buffered when the iterating task
+    /// asks, or a single record when it had to wait. Same order, fewer hand-overs between threads.
+    public func batches(maxCount: Int) -> Batches { Batches(buffer: buffer, maxCount: maxCount) }
+
+    /// The records in batches; see ``KafkaConsumerMessages/batches(maxCount:)``.
+    public struct Batches: AsyncSequence, Sendable {
+        /// A batch of records, never empty.
+        public typealias Element = [KafkaConsumerMessage]
+
+        let buffer: ConsumerMessageBuffer
+        let maxCount: Int
+
+        /// Iterates the batches.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let buffer: ConsumerMessageBuffer
+            let maxCount: Int
+
+            /// The next batch; `nil` once the consumer is closed or the task is cancelled.
+            public mutating func next() async throws -> [KafkaConsumerMessage]? {
+                let batch = try await buffer.nextBatch(maxCount: maxCount)
+                return batch.isEmpty ? nil : batch
+            }
+        }
+
+        /// Creates the iterator.
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(buffer: buffer, maxCount: maxCount) }
+    }
+}

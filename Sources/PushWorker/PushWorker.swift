@@ -107,19 +107,22 @@ public struct PushWorker: Service {
     }
 
     /// Two stages, so translation uses every core while records keep their read order: the reading
-    /// stage takes a slot, stamps the record and starts its translation as a task; the producing stage
+    /// stage takes records in batches (whatever the consumer has buffered), takes a slot for each,
+    /// stamps them and starts their translation as up to two tasks per batch; the producing stage
     /// awaits those tasks in read order and produces their records. Same-key order therefore holds.
     private func consume(
         _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
         let translator = Translator(configuration: configuration.translator)
-        let (pending, continuation) = AsyncStream.makeStream(of: PendingTranslation.self)
+        let (pending, continuation) = AsyncStream.makeStream(of: PendingTranslations.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
                     for await item in pending {
-                        let translation = await item.translation.value
-                        try await produce(item.message, translation, producer: producer, tracker: tracker, limiter: limiter)
+                        let translations = await item.translations.value
+                        for (message, translation) in zip(item.messages, translations) {
+                            try await produce(message, translation, producer: producer, tracker: tracker, limiter: limiter)
+                        }
                     }
                 } catch {
                     limiter.fail(error)  // wakes the reading stage, which then stops
@@ -127,12 +130,19 @@ public struct PushWorker: Service {
                 }
             }
             do {
-                for try await message in consumer.messages.cancelOnGracefulShutdown() {
-                    try await limiter.acquire()
-                    metrics.recordConsumed()
+                for try await batch in consumer.messages.batches(maxCount: 64).cancelOnGracefulShutdown() {
+                    for _ in batch {
+                        try await limiter.acquire()
+                        metrics.recordConsumed()
+                    }
                     let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
-                    let translation = Task { translate(message, readAtMs: readAtMs, with: translator) }
-                    continuation.yield(PendingTranslation(message: message, translation: translation))
+                    // Two halves of a large batch translate on both cores; a small one in one task.
+                    let half = batch.count >= 8 ? batch.count / 2 : batch.count
+                    for chunk in [batch[..<half], batch[half...]] where !chunk.isEmpty {
+                        let messages = Array(chunk)
+                        let translations = Task { messages.map { translate($0, readAtMs: readAtMs, with: translator) } }
+                        continuation.yield(PendingTranslations(messages: messages, translations: translations))
+                    }
                 }
                 continuation.finish()
             } catch {
@@ -237,10 +247,10 @@ public struct PushWorker: Service {
     }
 }
 
-/// A record read, with its translation running.
-private struct PendingTranslation: Sendable {
-    let message: KafkaConsumerMessage
-    let translation: Task<Translation, Never>
+/// Records read, in order, with their translations running.
+private struct PendingTranslations: Sendable {
+    let messages: [KafkaConsumerMessage]
+    let translations: Task<[Translation], Never>
 }
 
 /// Counts the outputs of one record still waiting for acknowledgement.
