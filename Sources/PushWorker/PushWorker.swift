@@ -130,7 +130,10 @@ public struct PushWorker: Service {
                 }
             }
             do {
-                for try await batch in consumer.messages.batches(maxCount: 64).cancelOnGracefulShutdown() {
+                // A batch takes a slot per record before any of them is produced, so it may hold no more
+                // records than the bound: otherwise it would wait for slots only its own records free.
+                let batchLimit = min(64, configuration.maxInFlightRecords)
+                for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
                     for _ in batch {
                         try await limiter.acquire()
                         metrics.recordConsumed()

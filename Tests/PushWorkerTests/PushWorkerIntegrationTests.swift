@@ -9,16 +9,18 @@ import Testing
 
 @Suite("PushWorker against the embedded broker, checked by an independent client", .serialized, .timeLimit(.minutes(5)))
 struct PushWorkerIntegrationTests {
-    @Test func everyInputYieldsExactlyItsTranslationsInKeyOrderAndIsCommitted() async throws {
+    /// With 200 records in flight, and with 1: a bound smaller than a read batch must not stall.
+    @Test(arguments: [200, 1])
+    func everyInputYieldsExactlyItsTranslationsInKeyOrderAndIsCommitted(maxInFlight: Int) async throws {
         let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 8, logger: WorkerTestSupport.logger)
         defer { broker.shutdown() }
-        let inputs = WorkerTestSupport.inputs(count: 1200)
+        let inputs = WorkerTestSupport.inputs(count: maxInFlight == 1 ? 300 : 1200)
         try await PythonKafkaClient.produce(inputs, to: "push.unified", bootstrap: broker.bootstrapServers)
 
         let group = "worker-it-\(UInt32.random(in: 0...UInt32.max))"
         let configuration = PushWorkerConfiguration(
             bootstrapServers: broker.bootstrapServers, groupId: group, kafkaProperties: WorkerTestSupport.quickGroup,
-            maxInFlightRecords: 200, commitInterval: .milliseconds(200))
+            maxInFlightRecords: maxInFlight, commitInterval: .milliseconds(200))
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [.init(service: PushWorker(configuration: configuration, logger: WorkerTestSupport.logger),
                              successTerminationBehavior: .gracefullyShutdownGroup)],
