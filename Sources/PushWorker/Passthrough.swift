@@ -28,18 +28,12 @@ public struct Passthrough: Service {
         let limiter = InFlightLimiter(limit: configuration.maxInFlightRecords)
         let tracker = OffsetTracker()
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                bootstrapServers: configuration.bootstrapServers,
-                properties: configuration.producerDefaults.merging(configuration.kafkaProperties) { $1 },
-                statisticsIntervalMs: configuration.statisticsIntervalMs),
+            configuration: configuration.producerConfiguration,
             logger: logger, fatalErrorHandler: { limiter.fail($0) })
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
-                configuration: KafkaConsumerConfiguration(
-                    bootstrapServers: configuration.bootstrapServers, groupId: configuration.groupId,
-                    topics: [configuration.inputTopic], properties: configuration.kafkaProperties,
-                    statisticsIntervalMs: configuration.statisticsIntervalMs),
+                configuration: configuration.consumerConfiguration,
                 logger: logger,
                 rebalanceListener: OffsetTrackingRebalanceListener(
                     tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout))

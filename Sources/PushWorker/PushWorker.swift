@@ -63,10 +63,7 @@ public struct PushWorker: Service {
             userStatistics?(json)
         }
         let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                bootstrapServers: configuration.bootstrapServers,
-                properties: configuration.producerDefaults.merging(configuration.kafkaProperties) { $1 },
-                statisticsIntervalMs: configuration.statisticsIntervalMs),
+            configuration: configuration.producerConfiguration,
             logger: logger, statisticsHandler: statistics,
             fatalErrorHandler: { error in
                 health.fail("\(error)")
@@ -76,10 +73,7 @@ public struct PushWorker: Service {
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
-                configuration: KafkaConsumerConfiguration(
-                    bootstrapServers: configuration.bootstrapServers, groupId: configuration.groupId,
-                    topics: [configuration.inputTopic], properties: configuration.kafkaProperties,
-                    statisticsIntervalMs: configuration.statisticsIntervalMs),
+                configuration: configuration.consumerConfiguration,
                 logger: logger,
                 rebalanceListener: HealthTrackingRebalanceListener(
                     wrapped: OffsetTrackingRebalanceListener(

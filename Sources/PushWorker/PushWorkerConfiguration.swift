@@ -1,3 +1,4 @@
+import Kafka
 import PushTranslation
 
 /// Everything a ``PushWorker`` needs: where Kafka is, what to read, how to translate, how much to buffer.
@@ -57,11 +58,26 @@ public struct PushWorkerConfiguration: Sendable {
     }
 
     /// Producer defaults of the worker, before ``kafkaProperties``: Java-compatible key hashing
-    /// (`murmur2_random`) and a record size limit that fits a dead letter of the largest accepted payload.
+    /// (`murmur2_random`) and a record size limit that fits a dead letter of the largest accepted payload
+    /// with its headers (`pushgate-errors` alone may take about 66 KiB).
     var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",
-            "message.max.bytes": String(max(1_000_000, translator.maxPayloadBytes + 64 * 1024)),
+            "message.max.bytes": String(max(1_000_000, translator.maxPayloadBytes + 256 * 1024)),
         ]
+    }
+
+    /// The producer's configuration: ``producerDefaults``, then ``kafkaProperties``.
+    var producerConfiguration: KafkaProducerConfiguration {
+        KafkaProducerConfiguration(
+            bootstrapServers: bootstrapServers, properties: producerDefaults.merging(kafkaProperties) { $1 },
+            statisticsIntervalMs: statisticsIntervalMs)
+    }
+
+    /// The group consumer's configuration: ``groupId`` reading ``inputTopic``.
+    var consumerConfiguration: KafkaConsumerConfiguration {
+        KafkaConsumerConfiguration(
+            bootstrapServers: bootstrapServers, groupId: groupId, topics: [inputTopic], properties: kafkaProperties,
+            statisticsIntervalMs: statisticsIntervalMs)
     }
 }
