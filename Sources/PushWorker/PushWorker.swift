@@ -177,7 +177,13 @@ public struct PushWorker: Service {
         }
         let progress = RecordProgress(outputs: outputs.count)
         for output in outputs {
-            try await producer.produceWhenQueued(KafkaProducerMessage(output)) { result in
+            let fitted = output.fitting(recordLimit: configuration.producerRecordLimit)
+            if fitted.value.count != output.value.count {
+                logger.warning(
+                    "dead letter value omitted: over the record size limit",
+                    metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
+            }
+            try await producer.produceWhenQueued(KafkaProducerMessage(fitted)) { result in
                 switch result {
                 case .success:
                     tracker.acknowledge(ticket)

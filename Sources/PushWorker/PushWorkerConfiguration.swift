@@ -67,6 +67,13 @@ public struct PushWorkerConfiguration: Sendable {
         ]
     }
 
+    /// The largest record the producer writes (`message.max.bytes`, given or default), less room for
+    /// Kafka's own framing.
+    var producerRecordLimit: Int {
+        let setting = kafkaProperties["message.max.bytes"] ?? producerDefaults["message.max.bytes"] ?? "1000000"
+        return (Int(setting) ?? 1_000_000) - 1024
+    }
+
     /// The producer's configuration: ``producerDefaults``, then ``kafkaProperties``.
     var producerConfiguration: KafkaProducerConfiguration {
         KafkaProducerConfiguration(
