@@ -15,7 +15,7 @@ public struct Card: Sendable, Equatable {
     /// `dismissColor`.
     public var dismissColor: String?
     /// The campaign id (`fb_push_payload.campaign`).
-    public var campaign: String?
+    public var campaign: InputText?
     /// The hero section.
     public var hero: Hero?
     /// The body section.
@@ -29,9 +29,9 @@ public struct Card: Sendable, Equatable {
     /// A background: an image, a GIF (hero only) or a color.
     public enum Background: Sendable, Equatable {
         /// An image URL.
-        case image(url: String)
+        case image(url: InputText)
         /// A GIF URL.
-        case gif(url: String)
+        case gif(url: InputText)
         /// A `#RRGGBBAA` color.
         case color(String)
     }
@@ -42,7 +42,7 @@ public struct Card: Sendable, Equatable {
         public enum Alignment: String, Sendable, Equatable { case left, center, right }
 
         /// The text.
-        public var text: String
+        public var text: InputText
         /// The color, `#RRGGBBAA`; written as `#000000FF` when not given.
         public var color: String?
         /// The font size, > 0.
@@ -50,10 +50,10 @@ public struct Card: Sendable, Equatable {
         /// The alignment.
         public var align: Alignment?
         /// The font name.
-        public var font: String?
+        public var font: InputText?
 
         /// Creates styled text.
-        public init(text: String) { self.text = text }
+        public init(text: InputText) { self.text = text }
     }
 
     /// The hero section.
@@ -95,7 +95,7 @@ public struct Card: Sendable, Equatable {
         /// The label.
         public var content: StyledText?
         /// The URL opened on tap.
-        public var url: String?
+        public var url: InputText?
 
         /// Creates a button with nothing set.
         public init() {}

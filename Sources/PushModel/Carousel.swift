@@ -19,14 +19,14 @@ public struct Carousel: Sendable, Equatable {
     /// One carousel item.
     public struct Item: Sendable, Equatable {
         /// The image URL (http or https).
-        public var image: String
+        public var image: InputText
         /// The item text.
-        public var text: String?
+        public var text: InputText?
         /// The URI opened when the item is tapped.
-        public var uri: String?
+        public var uri: InputText?
 
         /// Creates an item.
-        public init(image: String, text: String? = nil, uri: String? = nil) {
+        public init(image: InputText, text: InputText? = nil, uri: InputText? = nil) {
             self.image = image
             self.text = text
             self.uri = uri
@@ -40,11 +40,11 @@ public struct Carousel: Sendable, Equatable {
     /// The layout. Default: `default`.
     public var layout: Layout = .default
     /// The expanded title (`adb_title_ex`).
-    public var expandedTitle: String?
+    public var expandedTitle: InputText?
     /// The expanded body (`adb_body_ex`).
-    public var expandedBody: String?
+    public var expandedBody: InputText?
     /// The carousel URI (`adb_uri`).
-    public var uri: String?
+    public var uri: InputText?
     /// Title color, 6 upper-case hex digits without `#`.
     public var titleColor: String?
     /// Body color, 6 upper-case hex digits without `#`.

@@ -32,5 +32,57 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         }
     }
 
+    /// The format at `order` in the record order, `nil` past the last.
+    public init?(order: Int) {
+        switch order {
+        case 0: self = .apns
+        case 1: self = .adobeCarousel
+        case 2: self = .fbCard
+        case 3: self = .androidExpandable
+        default: return nil
+        }
+    }
+
     public static func < (lhs: OutputFormat, rhs: OutputFormat) -> Bool { lhs.order < rhs.order }
+}
+
+/// A set of output formats, iterated in the record order of SPEC section 1. A bit set: building and
+/// reading it allocates nothing.
+public struct OutputFormatSet: Sendable, Equatable, Sequence {
+    private var bits: UInt8 = 0
+
+    /// The empty set.
+    public init() {}
+
+    /// A set holding `formats`.
+    public init(_ formats: [OutputFormat]) {
+        for format in formats { insert(format) }
+    }
+
+    /// Adds `format`.
+    public mutating func insert(_ format: OutputFormat) { bits |= 1 << UInt8(format.order) }
+
+    /// Whether `format` is in the set.
+    public func contains(_ format: OutputFormat) -> Bool { bits & (1 << UInt8(format.order)) != 0 }
+
+    /// Whether the set is empty.
+    public var isEmpty: Bool { bits == 0 }
+
+    /// The formats in record order.
+    public func makeIterator() -> Iterator { Iterator(bits: bits) }
+
+    /// Iterates the formats of a set in record order.
+    public struct Iterator: IteratorProtocol {
+        var bits: UInt8
+        var position = 0
+
+        /// The next format, `nil` after the last.
+        public mutating func next() -> OutputFormat? {
+            while let format = OutputFormat(order: position) {
+                position += 1
+                if bits & (1 << UInt8(format.order)) != 0 { return format }
+            }
+            return nil
+        }
+    }
 }

@@ -1,33 +1,37 @@
 /// The canonical intermediate representation of one valid unified payload: everything the emitters
 /// of all four formats need, already checked and normalized (defaults applied, aliases resolved).
+///
+/// Texts and copied values are references into the input payload (``InputText``, ``InputValue``):
+/// the IR is read together with the bytes it was built from.
 public struct PushNotification: Sendable, Equatable {
     /// The payload's `id`, when it was given and valid.
-    public var id: String?
+    public var id: InputText?
     /// The formats to produce, in SPEC record order.
-    public var formats: [OutputFormat]
+    public var formats: OutputFormatSet
     /// Whether outputs are marked `pushgate-dry-run: true`.
     public var dryRun: Bool
     /// The visible text and its delivery options.
     public var message: Message
     /// iOS (APNs) options from `custom.ios_*`, `collapse_id` and `thread_id`.
     public var ios: IOSOptions
-    /// Android options from `custom.android_*` (no format uses them yet).
+    /// Android options from `custom.android_*`.
     public var android: AndroidOptions
     /// The default tap action.
     public var action: NotificationAction?
     /// The buttons, 1...3 when given.
-    public var actions: [NotificationAction]?
+    public var actions: ActionList?
     /// The Android expanded view.
     public var expandable: Expandable?
     /// The Adobe carousel template.
     public var carousel: Carousel?
     /// The Facebook in-app card.
     public var card: Card?
-    /// Custom developer data, copied into every format after the format's own keys.
-    public var data: JSONObject
+    /// Custom developer data (an object), copied into every format after the format's own keys;
+    /// `nil` when absent.
+    public var data: InputValue?
 
     /// Creates a notification with nothing set but the formats.
-    public init(formats: [OutputFormat] = []) {
+    public init(formats: OutputFormatSet = OutputFormatSet()) {
         self.id = nil
         self.formats = formats
         self.dryRun = false
@@ -39,7 +43,7 @@ public struct PushNotification: Sendable, Equatable {
         self.expandable = nil
         self.carousel = nil
         self.card = nil
-        self.data = JSONObject()
+        self.data = nil
     }
 }
 
@@ -54,11 +58,11 @@ public enum MessagePriority: String, Sendable, Equatable {
 /// The visible text of a notification and its delivery options.
 public struct Message: Sendable, Equatable {
     /// The title.
-    public var title: String?
+    public var title: InputText?
     /// The subtitle (iOS).
-    public var subtitle: String?
+    public var subtitle: InputText?
     /// The body.
-    public var body: String?
+    public var body: InputText?
     /// The priority. Default: `normal`.
     public var priority: MessagePriority = .normal
     /// Time to live in seconds, 0...2,419,200. Default: 2,419,200 (four weeks).
@@ -76,29 +80,29 @@ public struct IOSOptions: Sendable, Equatable {
     /// `aps.badge`, the number as written in the input.
     public var badge: JSONNumber?
     /// `aps.sound`.
-    public var sound: String?
+    public var sound: InputText?
     /// `aps.category`.
-    public var category: String?
+    public var category: InputText?
     /// `aps.alert.launch-image`.
-    public var launchImage: String?
+    public var launchImage: InputText?
     /// Whether `aps.content-available: 1` is written.
     public var contentAvailable: Bool = false
     /// Whether `aps.mutable-content: 1` is written.
     public var mutableContent: Bool = false
     /// `aps.alert.title-loc-key`.
-    public var titleLocKey: String?
+    public var titleLocKey: InputText?
     /// `aps.alert.title-loc-args`.
-    public var titleLocArgs: [String]?
+    public var titleLocArgs: LocArgs?
     /// `aps.alert.action-loc-key`.
-    public var actionLocKey: String?
+    public var actionLocKey: InputText?
     /// `aps.alert.loc-key`.
-    public var locKey: String?
+    public var locKey: InputText?
     /// `aps.alert.loc-args`.
-    public var locArgs: [String]?
+    public var locArgs: LocArgs?
     /// `aps.thread-id`.
-    public var threadID: String?
+    public var threadID: InputText?
     /// The `apns-collapse-id` header.
-    public var collapseID: String?
+    public var collapseID: InputText?
 
     /// Creates options with nothing set.
     public init() {}
@@ -107,23 +111,23 @@ public struct IOSOptions: Sendable, Equatable {
 /// Android options of a notification, kept for an Android transport format.
 public struct AndroidOptions: Sendable, Equatable {
     /// `android_channel_id`.
-    public var channelID: String?
+    public var channelID: InputText?
     /// `android_click_action`.
-    public var clickAction: String?
+    public var clickAction: InputText?
     /// `android_icon`.
-    public var icon: String?
+    public var icon: InputText?
     /// `android_sound`.
-    public var sound: String?
+    public var sound: InputText?
     /// `android_led_color`, `#RRGGBB` as given.
     public var ledColor: String?
     /// `android_title_loc_key`.
-    public var titleLocKey: String?
+    public var titleLocKey: InputText?
     /// `android_title_loc_args`.
-    public var titleLocArgs: [String]?
+    public var titleLocArgs: LocArgs?
     /// `android_body_loc_key` (or its alias `android_body_loc_key_action`).
-    public var bodyLocKey: String?
+    public var bodyLocKey: InputText?
     /// `android_body_loc_args` (or its alias `android_body_loc_key_args`).
-    public var bodyLocArgs: [String]?
+    public var bodyLocArgs: LocArgs?
 
     /// Creates options with nothing set.
     public init() {}

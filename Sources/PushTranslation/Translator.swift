@@ -2,16 +2,16 @@ import PushModel
 
 /// Translates one input record into its output records and dead letters: a pure function of the
 /// record's bytes, key, headers and timestamp. Thread-safe; keep one and reuse it.
+///
+/// The payload is scanned into a flat token array (reused per thread), validated in place, and the
+/// outputs are written from the IR and the input bytes: no tree of values or strings is built.
 public struct Translator: Sendable {
     /// The configuration: topics, limits, leniency.
     public let configuration: TranslatorConfiguration
-    private let emitters: [any Emitter]
 
     /// Creates a translator.
     public init(configuration: TranslatorConfiguration = TranslatorConfiguration()) {
         self.configuration = configuration
-        // Indexed by OutputFormat.order.
-        self.emitters = [APNsEmitter(), AdobeCarouselEmitter(), FacebookCardEmitter(), AndroidExpandableEmitter()]
     }
 
     /// The records one input yields, in SPEC order: outputs (apns, adobe-carousel, fb-card,
@@ -28,42 +28,60 @@ public struct Translator: Sendable {
     /// letters and warnings, for logs and metrics.
     public func translation(of record: InputRecord, readAtMs: Int64) -> Translation {
         let builder = RecordBuilder(record: record, configuration: configuration)
-        let root: JSONObject
-        switch PayloadParser.parse(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
-        case .failure(let diagnostic):
-            return Translation(
-                records: [builder.deadLetter(stage: .parse, format: nil, errors: [diagnostic], id: nil)],
-                deadLetters: [builder.report(stage: .parse, format: nil, errors: [diagnostic], id: nil)])
-        case .success(let object):
-            root = object
+        if let tooLarge = PayloadParser.checkSize(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
+            return builder.parseFailure(tooLarge)
         }
-        let outcome = PayloadValidator.validate(root, lenient: configuration.lenient)
+        return record.value.withUnsafeBufferPointer { bytes in
+            ScratchTokens.with { tokens in
+                if let failure = PayloadParser.parse(bytes, into: &tokens) { return builder.parseFailure(failure) }
+                return tokens.withUnsafeBufferPointer { tokens in
+                    translate(JSONDocument(bytes: bytes, tokens: tokens), builder, readAtMs: readAtMs)
+                }
+            }
+        }
+    }
+
+    private func translate(_ document: JSONDocument, _ builder: RecordBuilder, readAtMs: Int64) -> Translation {
+        let outcome = PayloadValidator.validate(document, lenient: configuration.lenient)
         let notification = outcome.notification
+        let id = notification.id.map { document.string($0) }
         guard outcome.errors.isEmpty else {
             return Translation(
-                records: [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: notification.id)],
-                deadLetters: [builder.report(stage: .validate, format: nil, errors: outcome.errors, id: notification.id)],
+                records: [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: id)],
+                deadLetters: [builder.report(stage: .validate, format: nil, errors: outcome.errors, id: id)],
                 warnings: outcome.warnings)
         }
-        var outputs: [OutputRecord] = []
+        var records: [OutputRecord] = []
+        records.reserveCapacity(4)
         var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
         var warnings = outcome.warnings
-        let timestampMs = record.timestampMs ?? readAtMs
+        let headers = builder.outputHeaders(
+            notification: notification, id: id, collapseID: notification.ios.collapseID.map { document.string($0) },
+            timestampMs: builder.record.timestampMs ?? readAtMs)
         for format in notification.formats {
-            let emission = emitters[format.order].emit(notification)
-            warnings += emission.warnings
+            let emission = Self.emit(format, notification, document)
+            if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {
-                outputs.append(
-                    builder.output(
-                        format: format, value: emission.value, notification: notification,
-                        warnings: outcome.warnings + emission.warnings, timestampMs: timestampMs))
+                let formatWarnings = emission.warnings.isEmpty ? outcome.warnings : outcome.warnings + emission.warnings
+                records.append(builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
             } else {
                 let errors = emission.errors.sorted()
-                deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: notification.id))
-                reports.append(builder.report(stage: .emit, format: format, errors: errors, id: notification.id))
+                deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
+                reports.append(builder.report(stage: .emit, format: format, errors: errors, id: id))
             }
         }
-        return Translation(records: outputs + deadLetters, deadLetters: reports, warnings: warnings)
+        if !deadLetters.isEmpty { records += deadLetters }
+        return Translation(records: records, deadLetters: reports, warnings: warnings)
+    }
+
+    /// The emitter of each format: a switch, so that a new format cannot be left out.
+    private static func emit(_ format: OutputFormat, _ notification: PushNotification, _ document: JSONDocument) -> Emission {
+        switch format {
+        case .apns: APNsEmitter().emit(notification, document: document)
+        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document)
+        case .fbCard: FacebookCardEmitter().emit(notification, document: document)
+        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document)
+        }
     }
 }

@@ -14,8 +14,8 @@ struct Emission {
 protocol Emitter: Sendable {
     /// The format this emitter writes.
     var format: OutputFormat { get }
-    /// Writes the format's value, or reports why it cannot.
-    func emit(_ notification: PushNotification) -> Emission
+    /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to.
+    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission
 }
 
 /// The per-format size limit shared by APNs and FCM.
@@ -34,24 +34,40 @@ enum PayloadLimit {
 
 /// Data members the format writes itself and so may not come from `data`.
 struct ReservedKeys {
-    let names: Set<String>
-    let prefix: String?
+    let names: [StaticString]
+    let prefix: StaticString?
 
-    /// Compares UTF-8 bytes: `String.hasPrefix` compares grapheme clusters, so `adb_` followed by a
-    /// combining mark would slip through.
-    private func hasReservedPrefix(_ name: String) -> Bool {
+    /// Whether the decoded member name is reserved. Compares UTF-8 bytes: `String.hasPrefix` compares
+    /// grapheme clusters, so `adb_` followed by a combining mark would slip through.
+    private func isReserved(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        for reserved in names where name.elementsEqual(UnsafeBufferPointer(start: reserved.utf8Start, count: reserved.utf8CodeUnitCount)) {
+            return true
+        }
         guard let prefix else { return false }
-        return name.utf8.starts(with: prefix.utf8)
+        return name.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
     }
 
-    func check(_ data: JSONObject, format: OutputFormat) -> [Diagnostic] {
+    func check(_ data: InputValue?, _ document: JSONDocument, format: OutputFormat) -> [Diagnostic] {
+        guard let data else { return [] }
         var errors: [Diagnostic] = []
-        for member in data.members where names.contains(member.name) || hasReservedPrefix(member.name) {
+        for (name, _) in document.members(data.token) {
+            let reserved = document.tokens[name].isEscaped
+                ? document.decodedBytes(name).withUnsafeBufferPointer(isReserved) : isReserved(document.raw(name))
+            guard reserved else { continue }
+            let text = document.string(name)
             errors.append(
                 Diagnostic(
-                    .reservedKey, at: JSONPointer.appending("/data", member.name),
-                    "\(format.rawValue) writes \"\(JSONParser.printable(member.name))\" itself; rename this data member"))
+                    .reservedKey, at: JSONPointer.appending("/data", text),
+                    "\(format.rawValue) writes \"\(JSONDocument.printable(text))\" itself; rename this data member"))
         }
         return errors
+    }
+}
+
+extension JSONWriter {
+    /// Writes the members of `data`, when given, into the object being written.
+    mutating func data(_ data: InputValue?, _ document: JSONDocument) {
+        guard let data else { return }
+        members(of: data.token, document)
     }
 }

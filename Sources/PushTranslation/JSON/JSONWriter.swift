@@ -5,8 +5,8 @@ import PushModel
 /// numbers as given. Commas are placed automatically between members and elements.
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
-    private var needsComma = false
+    public internal(set) var bytes: [UInt8]
+    var needsComma = false
 
     /// Creates a writer with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
@@ -84,59 +84,44 @@ public struct JSONWriter: Sendable {
     /// Writes a plain integer that pushgate makes.
     public mutating func integer(_ value: Int64) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(value)
         needsComma = true
+    }
+
+    /// Appends the decimal digits of `value` (no allocation).
+    mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
+        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            return buffer.count - position
+        }
+        withUnsafeBytes(of: &digits) { buffer in bytes.append(contentsOf: buffer[(buffer.count - count)...]) }
+    }
+
+    /// Appends the bytes of a compile-time string as they are.
+    mutating func appendStatic(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
-        if value {
-            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-        } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
-        }
+        appendStatic(value ? "true" : "false")
         needsComma = true
     }
 
     /// Writes `null`.
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        appendStatic("null")
         needsComma = true
-    }
-
-    /// Writes any JSON value, members in their order.
-    public mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let flag): bool(flag)
-        case .number(let number): self.number(number)
-        case .string(let text): string(text)
-        case .array(let elements):
-            beginArray()
-            for element in elements { self.value(element) }
-            endArray()
-        case .object(let object):
-            beginObject()
-            members(object.members)
-            endObject()
-        }
-    }
-
-    /// Writes members into the object being written.
-    public mutating func members(_ members: [JSONMember]) {
-        for member in members {
-            key(member.name)
-            value(member.value)
-        }
-    }
-
-    /// Writes an array of strings.
-    public mutating func strings(_ texts: [String]) {
-        beginArray()
-        for text in texts { string(text) }
-        endArray()
     }
 
     /// Appends already-encoded JSON (a complete value) as the next value.
@@ -146,7 +131,10 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    private mutating func separate() {
+    private static func lowerHex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10 }
+
+    /// Writes `,` when a value or member came before in the current container.
+    mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
@@ -171,7 +159,7 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    mutating func appendEscape(_ byte: UInt8) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
@@ -182,8 +170,11 @@ public struct JSONWriter: Sendable {
         case 0x08: bytes.append(UInt8(ascii: "b"))
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(Self.lowerHex(byte >> 4))
+            bytes.append(Self.lowerHex(byte & 0x0F))
         }
     }
 }

@@ -6,19 +6,56 @@ struct RecordBuilder {
     let configuration: TranslatorConfiguration
 
     /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
-    /// (names compared ASCII case-insensitively).
+    /// (names compared ASCII case-insensitively). The input's own array when all are forwarded.
     let forwardedHeaders: [RecordHeader]
-    /// `TOPIC:PARTITION:OFFSET` of the input record.
-    let sourceReference: String
-    /// The same, as header bytes (shared by every record of this input).
-    let sourceBytes: [UInt8]
 
     init(record: InputRecord, configuration: TranslatorConfiguration) {
         self.record = record
         self.configuration = configuration
-        self.forwardedHeaders = record.headers.filter { !Self.isOwnHeader($0.name) }
-        self.sourceReference = record.sourceReference
-        self.sourceBytes = Array(sourceReference.utf8)
+        self.forwardedHeaders =
+            record.headers.contains { Self.isOwnHeader($0.name) } ? record.headers.filter { !Self.isOwnHeader($0.name) } : record.headers
+    }
+
+    /// `TOPIC:PARTITION:OFFSET` of the input record.
+    var sourceReference: String { record.sourceReference }
+
+    /// The header values every output of one input shares, made once.
+    struct OutputHeaders {
+        var id: [UInt8]
+        var source: [UInt8]
+        var dryRun: Bool
+        /// `apns-push-type`, `apns-priority`, `apns-expiration` and `apns-collapse-id` (`nil` when not set).
+        var pushType: [UInt8]
+        var priority: [UInt8]
+        var expiration: [UInt8]
+        var collapseID: [UInt8]?
+    }
+
+    /// The header values shared by the outputs of `notification`.
+    func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64) -> OutputHeaders {
+        var source = Array(record.topic.utf8)
+        source.reserveCapacity(source.count + 24)
+        source.append(UInt8(ascii: ":"))
+        appendDecimal(Int64(record.partition), to: &source)
+        source.append(UInt8(ascii: ":"))
+        appendDecimal(record.offset, to: &source)
+        let background = APSWriter.isBackground(notification)
+        let high = !background && notification.message.priority == .high
+        var expiration: [UInt8] = []
+        if notification.formats.contains(where: \.isDeliveredByAPNs) {
+            appendDecimal(Self.expiration(notification, timestampMs), to: &expiration)
+        }
+        return OutputHeaders(
+            id: id.map { Array($0.utf8) } ?? source, source: source, dryRun: notification.dryRun,
+            pushType: background ? HeaderText.background : HeaderText.alert, priority: high ? HeaderText.ten : HeaderText.five,
+            expiration: expiration, collapseID: collapseID.map { Array($0.utf8) })
+    }
+
+    private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        var writer = JSONWriter(capacity: 0)
+        swap(&writer.bytes, &bytes)
+        writer.appendDecimal(value)
+        swap(&writer.bytes, &bytes)
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
@@ -40,38 +77,39 @@ struct RecordBuilder {
         return true
     }
 
-    func output(
-        format: OutputFormat, value: [UInt8], notification: PushNotification, warnings: [Diagnostic], timestampMs: Int64
-    ) -> OutputRecord {
+    func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic]) -> OutputRecord {
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
-        headers.append(RecordHeader(name: "pushgate-id", value: notification.id.map { Array($0.utf8) } ?? sourceBytes))
+        headers.append(RecordHeader(name: "pushgate-id", value: shared.id))
         headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
-        headers.append(RecordHeader(name: "pushgate-source", value: sourceBytes))
-        if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
+        headers.append(RecordHeader(name: "pushgate-source", value: shared.source))
+        if shared.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
         if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
         if format.isDeliveredByAPNs {
-            let background = APSWriter.isBackground(notification)
-            headers.append(RecordHeader(name: "apns-push-type", value: background ? HeaderText.background : HeaderText.alert))
-            let high = !background && notification.message.priority == .high
-            headers.append(RecordHeader(name: "apns-priority", value: high ? HeaderText.ten : HeaderText.five))
-            headers.append(RecordHeader(name: "apns-expiration", text: String(expiration(notification, timestampMs))))
-            if let collapseID = notification.ios.collapseID {
-                headers.append(RecordHeader(name: "apns-collapse-id", text: collapseID))
-            }
+            headers.append(RecordHeader(name: "apns-push-type", value: shared.pushType))
+            headers.append(RecordHeader(name: "apns-priority", value: shared.priority))
+            headers.append(RecordHeader(name: "apns-expiration", value: shared.expiration))
+            if let collapseID = shared.collapseID { headers.append(RecordHeader(name: "apns-collapse-id", value: collapseID)) }
         }
         return OutputRecord(
             topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
-    private func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
+    private static func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
         let ttl = notification.message.ttlSeconds
         guard ttl != 0 else { return 0 }
         // Floor division that cannot overflow, even for Int64.min.
         let (quotient, remainder) = timestampMs.quotientAndRemainder(dividingBy: 1000)
         let seconds = remainder < 0 ? quotient - 1 : quotient
         return seconds + ttl
+    }
+
+    /// The parse-stage dead letter and its report.
+    func parseFailure(_ diagnostic: Diagnostic) -> Translation {
+        Translation(
+            records: [deadLetter(stage: .parse, format: nil, errors: [diagnostic], id: nil)],
+            deadLetters: [report(stage: .parse, format: nil, errors: [diagnostic], id: nil)])
     }
 
     func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {

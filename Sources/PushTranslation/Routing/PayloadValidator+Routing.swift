@@ -3,15 +3,13 @@ import PushModel
 extension PayloadValidator {
     /// Chooses the formats (SPEC section 4): `targets` when given, else by platform and template.
     mutating func route() {
-        var formats: [OutputFormat] = []
+        var formats = OutputFormatSet()
         if let targets {
-            for format in targets {
-                if format == .adobeCarousel && !hasCarousel {
-                    context.error(.missingField, "/carousel", "target adobe-carousel needs a carousel")
-                }
-                if format == .fbCard && !hasCard {
-                    context.error(.missingField, "/card", "target fb-card needs a card")
-                }
+            if targets.contains(.adobeCarousel) && !hasCarousel {
+                context.error(.missingField, "/carousel", "target adobe-carousel needs a carousel")
+            }
+            if targets.contains(.fbCard) && !hasCard {
+                context.error(.missingField, "/card", "target fb-card needs a card")
             }
             formats = targets
         } else {
@@ -21,31 +19,64 @@ extension PayloadValidator {
                         .ambiguousTemplate, "",
                         "both carousel and card are given; keep one, or name the formats in targets")
                 } else if hasCarousel {
-                    formats.append(.adobeCarousel)
+                    formats.insert(.adobeCarousel)
                 } else if hasCard {
-                    formats.append(.fbCard)
+                    formats.insert(.fbCard)
                 } else {
-                    formats.append(.apns)
+                    formats.insert(.apns)
                 }
             }
-            if platformAndroid { formats.append(.androidExpandable) }
+            if platformAndroid { formats.insert(.androidExpandable) }
             if !platformIOS && !platformAndroid {
                 context.error(.noTarget, "/platform", "both platforms are disabled and no targets are given; nothing would be sent")
             }
         }
-        notification.formats = formats.sorted()
+        notification.formats = formats
     }
 
-    /// Adds `unused_field` for every given field that no routed format uses.
+    /// Adds `unused_field` for every given field that no routed format uses. The payload is read a
+    /// second time only when some kind of given field is unused.
     mutating func warnUnusedFields() {
         let formats = notification.formats
-        for field in givenFields where !field.use.isUsed(by: formats) {
-            let routed = formats.map(\.rawValue).joined(separator: ", ")
+        guard givenUses.hasUnused(by: formats) else { return }
+        var routed = ""
+        for format in formats { routed += routed.isEmpty ? format.rawValue : ", " + format.rawValue }
+        for field in givenFields() where !field.use.isUsed(by: formats) {
             context.warnings.append(
                 Diagnostic(
                     .unusedField, at: field.path,
                     "not used by the routed formats (\(routed)); it is used by \(field.use.usedByDescription)"))
         }
         context.warnings.sort()
+    }
+
+    /// Every given (non-null) field that only some formats use, with its use.
+    private func givenFields() -> [(path: String, use: FieldUse)] {
+        var fields: [(path: String, use: FieldUse)] = []
+        for (name, value) in document.members(0) where !document.isNull(value) {
+            switch document.key(name, as: TopLevelKey.self) {
+            case .thread_id: fields.append(("/thread_id", .apnsDelivered))
+            case .collapse_id: fields.append(("/collapse_id", .apnsDelivered))
+            case .action: fields.append(("/action", notification.action?.kind == .url ? .actionURL : .actionOther))
+            case .actions: fields.append(("/actions", .actions))
+            case .expandable: fields.append(("/expandable", .expandable))
+            case .carousel: fields.append(("/carousel", .carousel))
+            case .card: fields.append(("/card", .card))
+            case .message where document.kind(value) == .object:
+                for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
+                    switch document.key(member, as: MessageKey.self) {
+                    case .subtitle, .priority, .ttl: fields.append((JSONPointer.appending("/message", document.string(member)), .apnsDelivered))
+                    default: break
+                    }
+                }
+            case .custom where document.kind(value) == .object:
+                for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
+                    guard let key = document.key(member, as: CustomKey.self) else { continue }
+                    fields.append((JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .noFormat))
+                }
+            default: break
+            }
+        }
+        return fields
     }
 }

@@ -1,11 +1,13 @@
 import PushModel
 
 /// Which formats use a given field (the table of SPEC section 4), for the `unused_field` warning.
-enum FieldUse: Equatable {
+enum FieldUse: UInt8, CaseIterable {
     /// `message.subtitle`, `message.priority`, `message.ttl`, `custom.ios_*`, `collapse_id`, `thread_id`.
     case apnsDelivered
-    /// `action`: apns and android-expandable; adobe-carousel too when its type is `url`.
-    case action(typeIsURL: Bool)
+    /// `action` of type `url`: apns, android-expandable and adobe-carousel.
+    case actionURL
+    /// `action` of another type: apns and android-expandable.
+    case actionOther
     /// `actions`.
     case actions
     /// `expandable`.
@@ -18,13 +20,11 @@ enum FieldUse: Equatable {
     case noFormat
 
     /// Whether any of `formats` uses the field.
-    func isUsed(by formats: [OutputFormat]) -> Bool {
+    func isUsed(by formats: OutputFormatSet) -> Bool {
         switch self {
         case .apnsDelivered: formats.contains { $0.isDeliveredByAPNs }
-        case .action(let typeIsURL):
-            formats.contains(.apns) || formats.contains(.androidExpandable)
-                || (typeIsURL && formats.contains(.adobeCarousel))
-        case .actions: formats.contains(.apns) || formats.contains(.androidExpandable)
+        case .actionURL: formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
+        case .actionOther, .actions: formats.contains(.apns) || formats.contains(.androidExpandable)
         case .expandable: formats.contains(.androidExpandable)
         case .carousel: formats.contains(.adobeCarousel)
         case .card: formats.contains(.fbCard)
@@ -36,7 +36,7 @@ enum FieldUse: Equatable {
     var usedByDescription: String {
         switch self {
         case .apnsDelivered: "apns, adobe-carousel and fb-card"
-        case .action: "apns, android-expandable (and adobe-carousel for a url action)"
+        case .actionURL, .actionOther: "apns, android-expandable (and adobe-carousel for a url action)"
         case .actions: "apns and android-expandable"
         case .expandable: "android-expandable"
         case .carousel: "adobe-carousel"
@@ -46,25 +46,20 @@ enum FieldUse: Equatable {
     }
 }
 
-/// A given field that only some formats use.
-struct GivenField {
-    let parent: String
-    let name: String?
-    let use: FieldUse
+/// A set of ``FieldUse`` (a bit set: no allocation).
+struct FieldUseSet {
+    private var bits: UInt8 = 0
 
-    /// A field whose pointer is already built.
-    init(path: String, use: FieldUse) {
-        self.parent = path
-        self.name = nil
-        self.use = use
+    mutating func insert(_ use: FieldUse) { bits |= 1 << use.rawValue }
+    func contains(_ use: FieldUse) -> Bool { bits & (1 << use.rawValue) != 0 }
+
+    /// Whether some use in the set is not used by `formats`.
+    func hasUnused(by formats: OutputFormatSet) -> Bool {
+        var rawValue: UInt8 = 0
+        while let use = FieldUse(rawValue: rawValue) {
+            if contains(use) && !use.isUsed(by: formats) { return true }
+            rawValue += 1
+        }
+        return false
     }
-
-    /// A member of the object at `parent`; its pointer is built only when a warning needs it.
-    init(parent: String, name: String, use: FieldUse) {
-        self.parent = parent
-        self.name = name
-        self.use = use
-    }
-
-    var path: String { name.map { JSONPointer.appending(parent, $0) } ?? parent }
 }

@@ -3,26 +3,26 @@ import PushModel
 /// The parse stage (SPEC section 2): size, UTF-8, strict JSON and depth, then "is it an object".
 /// Stops at the first problem, in that order.
 enum PayloadParser {
-    /// The payload object, or the one parse diagnostic (path `""`).
-    static func parse(_ bytes: [UInt8], maxPayloadBytes: Int) -> Result<JSONObject, Diagnostic> {
-        guard bytes.count <= maxPayloadBytes else {
-            return .failure(
-                Diagnostic(.tooLarge, at: "", "payload is \(bytes.count) bytes; the limit is \(maxPayloadBytes) bytes"))
+    /// The one parse diagnostic (path `""`) of a payload larger than the limit, else `nil`.
+    static func checkSize(_ bytes: [UInt8], maxPayloadBytes: Int) -> Diagnostic? {
+        // Token offsets are 32-bit: nothing larger can be indexed (Kafka's own limit is far below).
+        let limit = min(maxPayloadBytes, Int(UInt32.max) - 1)
+        guard bytes.count > limit else { return nil }
+        return Diagnostic(.tooLarge, at: "", "payload is \(bytes.count) bytes; the limit is \(limit) bytes")
+    }
+
+    /// Scans `bytes` into `tokens`; the one parse diagnostic when they are not a JSON object.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>) -> Diagnostic? {
+        if let offset = UTF8Validator.firstInvalidOffset(in: bytes) {
+            return Diagnostic(.invalidUTF8, at: "", "invalid UTF-8 at byte \(offset)")
         }
-        return bytes.withUnsafeBufferPointer { buffer in
-            if let offset = UTF8Validator.firstInvalidOffset(in: buffer) {
-                return .failure(Diagnostic(.invalidUTF8, at: "", "invalid UTF-8 at byte \(offset)"))
-            }
-            switch JSONParser.parse(buffer) {
-            case .failure(let failure):
-                let code: DiagnosticCode = failure.kind == .tooDeep ? .tooDeep : .invalidJSON
-                return .failure(Diagnostic(code, at: "", failure.message))
-            case .success(.object(let object)):
-                return .success(object)
-            case .success(let other):
-                return .failure(
-                    Diagnostic(.notAnObject, at: "", "the payload is a JSON \(other.typeName); it must be an object"))
-            }
+        if let failure = JSONScanner.scan(bytes, into: &tokens) {
+            return Diagnostic(failure.kind == .tooDeep ? .tooDeep : .invalidJSON, at: "", failure.message)
         }
+        guard let root = tokens.first, root.kind == .object else {
+            let typeName = tokens.first?.typeName ?? "value"
+            return Diagnostic(.notAnObject, at: "", "the payload is a JSON \(typeName); it must be an object")
+        }
+        return nil
     }
 }

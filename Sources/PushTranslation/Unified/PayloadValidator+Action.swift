@@ -1,22 +1,24 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readTapAction(_ value: JSONValue, _ path: String) {
-        let action = readAction(value, path, isButton: false)
+    mutating func readTapAction(_ token: Int, _ path: String) {
+        let action = readAction(token, path, isButton: false)
         notification.action = action
-        givenFields.append(GivenField(path: path, use: .action(typeIsURL: action?.type == "url")))
+        givenUses.insert(action?.kind == .url ? .actionURL : .actionOther)
     }
 
-    mutating func readButtons(_ value: JSONValue, _ path: String) {
-        givenFields.append(GivenField(path: path, use: .actions))
-        guard let elements = context.array(value, path) else { return }
-        if elements.isEmpty {
+    mutating func readButtons(_ token: Int, _ path: String) {
+        let document = self.document
+        givenUses.insert(.actions)
+        guard let array = context.array(token, path) else { return }
+        let count = document.count(array)
+        if count == 0 {
             context.error(.invalidItemCount, path, "must hold 1 to 3 actions; remove it when there are no buttons")
-        } else if elements.count > 3 {
-            context.error(.tooManyActions, path, "holds \(elements.count) actions; at most 3 buttons are shown")
+        } else if count > ActionList.capacity {
+            context.error(.tooManyActions, path, "holds \(count) actions; at most 3 buttons are shown")
         }
-        var buttons: [NotificationAction] = []
-        for (index, element) in elements.enumerated() {
+        var buttons = ActionList()
+        for (index, element) in document.elements(array).enumerated() {
             if let action = readAction(element, JSONPointer.appending(path, index), isButton: true) {
                 buttons.append(action)
             }
@@ -25,52 +27,73 @@ extension PayloadValidator {
     }
 
     /// Reads an action object (the Acoustic shape); `nil` when it has errors.
-    mutating func readAction(_ value: JSONValue, _ path: String, isButton: Bool) -> NotificationAction? {
-        guard let object = context.object(value, path) else { return nil }
+    mutating func readAction(_ token: Int, _ path: String, isButton: Bool) -> NotificationAction? {
+        let document = self.document
+        guard let object = context.object(token, path) else { return nil }
         let errorsBefore = context.errors.count
-        var type: String?
-        var action = NotificationAction(type: "")
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            switch member.name {
-            case "type": if member.value != .null { type = context.string(member.value, memberPath()) }
-            case "name": if member.value != .null { action.name = context.string(member.value, memberPath()) }
-            case "value": if member.value != .null { action.value = member.value }
-            case "destructive": if member.value != .null { action.destructive = context.bool(member.value, memberPath()) }
-            case "authentication":
-                if member.value != .null { action.authentication = context.bool(member.value, memberPath()) }
-            case "foreground": if member.value != .null { action.foreground = context.bool(member.value, memberPath()) }
-            default: action.customKeys.append(member)
+        var type: InputText?
+        var name: InputText?
+        var value: Int?
+        var destructive: Bool?
+        var authentication: Bool?
+        var foreground: Bool?
+        for (memberName, memberValue) in document.members(object) {
+            guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else { continue }
+            switch key {
+            case .type: type = context.string(memberValue, JSONPointer.appending(path, "type"))
+            case .name: name = context.string(memberValue, JSONPointer.appending(path, "name"))
+            case .value: value = memberValue
+            case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path, "destructive"))
+            case .authentication: authentication = context.bool(memberValue, JSONPointer.appending(path, "authentication"))
+            case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path, "foreground"))
             }
         }
-        if object["type"] == nil || object["type"] == .null {
-            context.error(.missingField, JSONPointer.appending(path, "type"), "an action needs a type: url, dial, openApp, rich or a custom type")
+        if document.isAbsentOrNull(object, "type") {
+            context.error(
+                .missingField, JSONPointer.appending(path, "type"), "an action needs a type: url, dial, openApp, rich or a custom type")
         }
-        if isButton && (object["name"] == nil || object["name"] == .null) {
+        if isButton && document.isAbsentOrNull(object, "name") {
             context.error(.missingField, JSONPointer.appending(path, "name"), "a button needs a name (its title)")
         }
-        if let type { checkValue(of: type, action.value, JSONPointer.appending(path, "value")) }
-        action.type = type ?? ""
-        return context.errors.count == errorsBefore ? action : nil
+        guard let type else { return nil }
+        let kind = actionKind(type)
+        checkValue(of: kind, type, value, JSONPointer.appending(path, "value"))
+        guard context.errors.count == errorsBefore else { return nil }
+        var action = NotificationAction(object: InputValue(token: object), type: type, kind: kind)
+        action.name = name
+        action.value = value.map(InputValue.init(token:))
+        action.destructive = destructive
+        action.authentication = authentication
+        action.foreground = foreground
+        return action
     }
 
-    private mutating func checkValue(of type: String, _ value: JSONValue?, _ path: String) {
-        guard type == "url" || type == "dial" || type == "rich" else { return }
+    private func actionKind(_ type: InputText) -> NotificationAction.Kind {
+        if document.textEquals(type, "url") { return .url }
+        if document.textEquals(type, "dial") { return .dial }
+        if document.textEquals(type, "openApp") { return .openApp }
+        if document.textEquals(type, "rich") { return .rich }
+        return .custom
+    }
+
+    private mutating func checkValue(of kind: NotificationAction.Kind, _ type: InputText, _ value: Int?, _ path: String) {
+        let document = self.document
+        guard kind == .url || kind == .dial || kind == .rich else { return }
         guard let value else {
-            context.error(.missingField, path, "a \(type) action needs a value")
+            context.error(.missingField, path, "a \(document.string(type)) action needs a value")
             return
         }
         guard let text = context.string(value, path) else { return }
-        switch type {
-        case "url":
-            if !URLRules.isAbsoluteURI(text) {
+        switch kind {
+        case .url:
+            if !document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) {
                 context.error(.invalidURL, path, "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             }
-        case "dial":
+        case .dial:
             let isDialCharacter: (UInt8) -> Bool = { byte in
                 (byte >= 0x30 && byte <= 0x39) || byte == 0x20 || byte == 0x2B || byte == 0x2D || byte == 0x28 || byte == 0x29
             }
-            if !text.utf8.allSatisfy(isDialCharacter) {
+            if !document.withDecodedBytes(text, { $0.allSatisfy(isDialCharacter) }) {
                 context.error(.invalidValue, path, "a phone number may hold only digits, spaces and + - ( )")
             }
         default:
@@ -78,35 +101,36 @@ extension PayloadValidator {
         }
     }
 
-    mutating func readExpandable(_ value: JSONValue, _ path: String) {
-        givenFields.append(GivenField(path: path, use: .expandable))
-        guard let object = context.object(value, path) else { return }
+    mutating func readExpandable(_ token: Int, _ path: String) {
+        let document = self.document
+        givenUses.insert(.expandable)
+        guard let object = context.object(token, path) else { return }
         var kind: Expandable.Kind?
-        var text: String?
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            switch member.name {
-            case "type":
-                if member.value != .null {
-                    kind = context.choice(member.value, memberPath(), Expandable.Kind.self, choices: ["text", "image"])
+        var text: InputText?
+        for (name, value) in document.members(object) {
+            switch document.key(name, as: ExpandableKey.self) {
+            case .type:
+                if !document.isNull(value) {
+                    kind = context.choice(value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
                 }
-            case "value": if member.value != .null { text = context.string(member.value, memberPath()) }
-            default: context.unknownField(memberPath(), in: "expandable")
+            case .value: if !document.isNull(value) { text = context.string(value, JSONPointer.appending(path, "value")) }
+            case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "expandable")
             }
         }
         requireMember(object, "type", path, "expandable needs a type, \"text\" or \"image\"")
         requireMember(object, "value", path, "expandable needs a value: the text, or the image URL")
-        if kind == .image, let url = text, !URLRules.isImageURL(url) {
+        if kind == .image, let url = text, !document.withDecodedBytes(url, URLRules.isImageURL(bytes:)) {
             context.error(.invalidURL, JSONPointer.appending(path, "value"), "an image must be an absolute http or https URL with a host")
             return
         }
         if let kind, let text { notification.expandable = Expandable(kind: kind, value: text) }
     }
 
-    /// Reports `missing_field` when `name` is absent or null in `object`.
-    mutating func requireMember(_ object: JSONObject, _ name: String, _ path: String, _ message: String) {
-        if object[name] == nil || object[name] == .null {
-            context.error(.missingField, JSONPointer.appending(path, name), message)
+    /// Reports `missing_field` when `name` is absent or null in the object at `object`.
+    mutating func requireMember(_ object: Int, _ name: StaticString, _ path: String, _ message: String) {
+        let document = self.document
+        if document.isAbsentOrNull(object, name) {
+            context.error(.missingField, JSONPointer.appending(path, "\(name)"), message)
         }
     }
 }

@@ -1,70 +1,77 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readCard(_ value: JSONValue, _ path: String) {
-        givenFields.append(GivenField(path: path, use: .card))
+    mutating func readCard(_ token: Int, _ path: String) {
+        let document = self.document
+        givenUses.insert(.card)
         hasCard = true
-        guard let object = context.object(value, path) else { return }
+        guard let object = context.object(token, path) else { return }
         var card = Card(size: .medium)
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            if member.value == .null && Self.cardKeys.contains(member.name) { continue }
-            switch member.name {
-            case "size":
-                card.size = context.choice(member.value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
-            case "corner_radius": card.cornerRadius = context.number(member.value, memberPath())
-            case "content_inset": card.contentInset = context.number(member.value, memberPath())
-            case "backdrop_color": card.backdropColor = readCardColor(member.value, memberPath())
-            case "dismiss_color": card.dismissColor = readCardColor(member.value, memberPath())
-            case "campaign": card.campaign = context.string(member.value, memberPath())
-            case "hero": card.hero = readHero(member.value, memberPath())
-            case "body": card.body = readCardBody(member.value, memberPath())
-            case "actions": card.actions = readCardActions(member.value, memberPath())
-            default: context.unknownField(memberPath(), in: "card")
+        for (name, value) in document.members(object) {
+            let key = document.key(name, as: CardKey.self)
+            if key != nil && document.isNull(value) { continue }
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            switch key {
+            case .size:
+                card.size = context.choice(value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
+            case .corner_radius: card.cornerRadius = context.number(value, memberPath())
+            case .content_inset: card.contentInset = context.number(value, memberPath())
+            case .backdrop_color: card.backdropColor = readCardColor(value, memberPath())
+            case .dismiss_color: card.dismissColor = readCardColor(value, memberPath())
+            case .campaign: card.campaign = context.string(value, memberPath())
+            case .hero: card.hero = readHero(value, memberPath())
+            case .body: card.body = readCardBody(value, memberPath())
+            case .actions: card.actions = readCardActions(value, memberPath())
+            case nil: context.unknownField(memberPath(), in: "card")
             }
         }
         requireMember(object, "size", path, "a card needs a size: \"small\", \"medium\" or \"large\"")
         notification.card = card
     }
 
-    static let cardKeys: Set<String> = [
-        "size", "corner_radius", "content_inset", "backdrop_color", "dismiss_color", "campaign", "hero", "body", "actions",
-    ]
-
-    private mutating func readHero(_ value: JSONValue, _ path: String) -> Card.Hero? {
-        guard let object = context.object(value, path) else { return nil }
-        var hero = Card.Hero(background: .color("#00000000"))
+    private mutating func readHero(_ token: Int, _ path: String) -> Card.Hero? {
+        let document = self.document
+        guard let object = context.object(token, path) else { return nil }
+        var height: JSONNumber?
         var background: Card.Background?
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            if member.value == .null && ["height", "background", "content", "content_align"].contains(member.name) { continue }
-            switch member.name {
-            case "height": hero.height = context.number(member.value, memberPath(), maximum: 1)
-            case "background": background = readBackground(member.value, memberPath(), allowsGIF: true)
-            case "content": hero.content = readStyledText(member.value, memberPath())
-            case "content_align":
-                hero.contentAlign = context.choice(
-                    member.value, memberPath(), Card.Hero.ContentAlignment.self, choices: ["top", "center", "bottom"])
-            default: context.unknownField(memberPath(), in: "the card hero")
+        var content: Card.StyledText?
+        var contentAlign: Card.Hero.ContentAlignment?
+        for (name, value) in document.members(object) {
+            let key = document.key(name, as: HeroKey.self)
+            if key != nil && document.isNull(value) { continue }
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            switch key {
+            case .height: height = context.number(value, memberPath(), maximum: 1)
+            case .background: background = readBackground(value, memberPath(), allowsGIF: true)
+            case .content: content = readStyledText(value, memberPath())
+            case .content_align:
+                contentAlign = context.choice(
+                    value, memberPath(), Card.Hero.ContentAlignment.self, choices: ["top", "center", "bottom"])
+            case nil: context.unknownField(memberPath(), in: "the card hero")
             }
         }
         requireMember(object, "background", path, "a hero needs a background (Android refuses a hero without one)")
         guard let background else { return nil }
-        hero.background = background
+        var hero = Card.Hero(background: background)
+        hero.height = height
+        hero.content = content
+        hero.contentAlign = contentAlign
         return hero
     }
 
-    private mutating func readCardBody(_ value: JSONValue, _ path: String) -> Card.Body? {
-        guard let object = context.object(value, path) else { return nil }
+    private mutating func readCardBody(_ token: Int, _ path: String) -> Card.Body? {
+        let document = self.document
+        guard let object = context.object(token, path) else { return nil }
         var background: Card.Background?
         var content: Card.StyledText?
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            if member.value == .null && ["background", "content"].contains(member.name) { continue }
-            switch member.name {
-            case "background": background = readBackground(member.value, memberPath(), allowsGIF: false)
-            case "content": content = readStyledText(member.value, memberPath())
-            default: context.unknownField(memberPath(), in: "the card body")
+        for (name, value) in document.members(object) {
+            let key = document.key(name, as: CardBodyKey.self)
+            if key != nil && document.isNull(value) { continue }
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            switch key {
+            case .background: background = readBackground(value, memberPath(), allowsGIF: false)
+            case .content: content = readStyledText(value, memberPath())
+            case nil: context.unknownField(memberPath(), in: "the card body")
             }
         }
         requireMember(object, "background", path, "a card body needs a background (Android refuses a body without one)")
@@ -75,77 +82,45 @@ extension PayloadValidator {
     }
 
     /// A `#RRGGBB` or `#RRGGBBAA` color, normalized to `#RRGGBBAA` upper case.
-    mutating func readCardColor(_ value: JSONValue, _ path: String) -> String? {
-        guard let text = context.string(value, path) else { return nil }
-        guard let color = ColorRules.cardColor(text) else {
+    mutating func readCardColor(_ token: Int, _ path: String) -> String? {
+        let document = self.document
+        guard let text = context.string(token, path) else { return nil }
+        guard let color = ColorRules.cardColor(document.string(text)) else {
             context.error(.invalidColor, path, "must be a color written #RRGGBB or #RRGGBBAA")
             return nil
         }
         return color
     }
 
-    mutating func readBackground(_ value: JSONValue, _ path: String, allowsGIF: Bool) -> Card.Background? {
-        guard let object = context.object(value, path) else { return nil }
-        let typePath = JSONPointer.appending(path, "type")
-        var type: String?
-        if let typeValue = object["type"], typeValue != .null, let text = context.string(typeValue, typePath) {
-            if !["image", "gif", "color"].contains(text) {
-                context.error(.invalidValue, typePath, "must be one of \"image\", \"gif\", \"color\"")
-            } else if text == "gif" && !allowsGIF {
-                context.error(.invalidValue, typePath, "a GIF background is only allowed in the hero; use \"image\"")
-            } else {
-                type = text
-            }
-        }
-        requireMember(object, "type", path, "a background needs a type: \"image\", \"gif\" or \"color\"")
-        var url: String?
+    mutating func readStyledText(_ token: Int, _ path: String) -> Card.StyledText? {
+        let document = self.document
+        guard let object = context.object(token, path) else { return nil }
+        var text: InputText?
         var color: String?
-        for member in object.members where member.name != "type" {
-            if member.value == .null && (member.name == "url" || member.name == "color") { continue }
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            switch member.name {
-            case "url" where type != "color":
-                url = readImageURL(member.value, memberPath())
-            case "color" where type != "image" && type != "gif":
-                color = readCardColor(member.value, memberPath())
-            default:
-                context.unknownField(memberPath(), in: "a \(type ?? "card") background")
-            }
-        }
-        switch type {
-        case "image", "gif":
-            requireMember(object, "url", path, "an \(type ?? "image") background needs a url")
-            guard let url else { return nil }
-            return type == "gif" ? .gif(url: url) : .image(url: url)
-        case "color":
-            requireMember(object, "color", path, "a color background needs a color, #RRGGBB or #RRGGBBAA")
-            return color.map { .color($0) }
-        default:
-            return nil
-        }
-    }
-
-    mutating func readStyledText(_ value: JSONValue, _ path: String) -> Card.StyledText? {
-        guard let object = context.object(value, path) else { return nil }
-        var styled = Card.StyledText(text: "")
-        var text: String?
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            if member.value == .null && ["text", "color", "size", "align", "font"].contains(member.name) { continue }
-            switch member.name {
-            case "text": text = context.string(member.value, memberPath())
-            case "color": styled.color = readCardColor(member.value, memberPath())
-            case "size": styled.size = context.number(member.value, memberPath(), exclusive: true)
-            case "align":
-                styled.align = context.choice(
-                    member.value, memberPath(), Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
-            case "font": styled.font = context.string(member.value, memberPath())
-            default: context.unknownField(memberPath(), in: "styled text")
+        var size: JSONNumber?
+        var align: Card.StyledText.Alignment?
+        var font: InputText?
+        for (name, value) in document.members(object) {
+            let key = document.key(name, as: StyledTextKey.self)
+            if key != nil && document.isNull(value) { continue }
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            switch key {
+            case .text: text = context.string(value, memberPath())
+            case .color: color = readCardColor(value, memberPath())
+            case .size: size = context.number(value, memberPath(), exclusive: true)
+            case .align:
+                align = context.choice(value, memberPath(), Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
+            case .font: font = context.string(value, memberPath())
+            case nil: context.unknownField(memberPath(), in: "styled text")
             }
         }
         requireMember(object, "text", path, "styled text needs a text (iOS crashes without one)")
         guard let text else { return nil }
-        styled.text = text
+        var styled = Card.StyledText(text: text)
+        styled.color = color
+        styled.size = size
+        styled.align = align
+        styled.font = font
         return styled
     }
 }

@@ -1,52 +1,56 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readCarousel(_ value: JSONValue, _ path: String) {
-        givenFields.append(GivenField(path: path, use: .carousel))
+    mutating func readCarousel(_ token: Int, _ path: String) {
+        let document = self.document
+        givenUses.insert(.carousel)
         hasCarousel = true
-        guard let object = context.object(value, path) else { return }
+        guard let object = context.object(token, path) else { return }
         var carousel = Carousel(items: [])
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            if member.value == .null && Self.carouselKeys.contains(member.name) { continue }
-            switch member.name {
-            case "items": carousel.items = readCarouselItems(member.value, memberPath())
-            case "mode":
-                carousel.mode = context.choice(member.value, memberPath(), Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
-            case "layout":
+        for (name, value) in document.members(object) {
+            let key = document.key(name, as: CarouselKey.self)
+            if key != nil && document.isNull(value) { continue }
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            switch key {
+            case .items: carousel.items = readCarouselItems(value, memberPath())
+            case .mode:
+                carousel.mode = context.choice(value, memberPath(), Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
+            case .layout:
                 carousel.layout =
-                    context.choice(member.value, memberPath(), Carousel.Layout.self, choices: ["default", "filmstrip"]) ?? .default
-            case "expanded_title": carousel.expandedTitle = context.string(member.value, memberPath())
-            case "expanded_body": carousel.expandedBody = context.string(member.value, memberPath())
-            case "uri": carousel.uri = readURI(member.value, memberPath())
-            case "colors": readCarouselColors(member.value, memberPath(), into: &carousel)
-            default: context.unknownField(memberPath(), in: "carousel")
+                    context.choice(value, memberPath(), Carousel.Layout.self, choices: ["default", "filmstrip"]) ?? .default
+            case .expanded_title: carousel.expandedTitle = context.string(value, memberPath())
+            case .expanded_body: carousel.expandedBody = context.string(value, memberPath())
+            case .uri: carousel.uri = readURI(value, memberPath())
+            case .colors: readCarouselColors(value, memberPath(), into: &carousel)
+            case nil: context.unknownField(memberPath(), in: "carousel")
             }
         }
         requireMember(object, "items", path, "a carousel needs 2 to 5 items, each with an image")
         notification.carousel = carousel
     }
 
-    static let carouselKeys: Set<String> = ["items", "mode", "layout", "expanded_title", "expanded_body", "uri", "colors"]
-
-    private mutating func readCarouselItems(_ value: JSONValue, _ path: String) -> [Carousel.Item] {
-        guard let elements = context.array(value, path) else { return [] }
-        if !(2...5).contains(elements.count) {
-            context.error(.invalidItemCount, path, "a carousel needs 2 to 5 items, got \(elements.count)")
+    private mutating func readCarouselItems(_ token: Int, _ path: String) -> [Carousel.Item] {
+        let document = self.document
+        guard let array = context.array(token, path) else { return [] }
+        let count = document.count(array)
+        if !(2...5).contains(count) {
+            context.error(.invalidItemCount, path, "a carousel needs 2 to 5 items, got \(count)")
         }
         var items: [Carousel.Item] = []
-        for (index, element) in elements.enumerated() {
+        items.reserveCapacity(min(count, 5))
+        for (index, element) in document.elements(array).enumerated() {
             let itemPath = JSONPointer.appending(path, index)
             guard let object = context.object(element, itemPath) else { continue }
-            var item = Carousel.Item(image: "")
-            for member in object.members {
-                func memberPath() -> String { JSONPointer.appending(itemPath, member.name) }
-                if member.value == .null && ["image", "text", "uri"].contains(member.name) { continue }
-                switch member.name {
-                case "image": item.image = readImageURL(member.value, memberPath()) ?? ""
-                case "text": item.text = context.string(member.value, memberPath())
-                case "uri": item.uri = readURI(member.value, memberPath())
-                default: context.unknownField(memberPath(), in: "a carousel item")
+            var item = Carousel.Item(image: InputText(start: 0, length: 0, isEscaped: false))
+            for (name, value) in document.members(object) {
+                let key = document.key(name, as: CarouselItemKey.self)
+                if key != nil && document.isNull(value) { continue }
+                func memberPath() -> String { JSONPointer.appending(itemPath, document.string(name)) }
+                switch key {
+                case .image: if let image = readImageURL(value, memberPath()) { item.image = image }
+                case .text: item.text = context.string(value, memberPath())
+                case .uri: item.uri = readURI(value, memberPath())
+                case nil: context.unknownField(memberPath(), in: "a carousel item")
                 }
             }
             requireMember(object, "image", itemPath, "a carousel item needs an image URL")
@@ -55,21 +59,22 @@ extension PayloadValidator {
         return items
     }
 
-    private mutating func readCarouselColors(_ value: JSONValue, _ path: String, into carousel: inout Carousel) {
-        guard let object = context.object(value, path) else { return }
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
+    private mutating func readCarouselColors(_ token: Int, _ path: String, into carousel: inout Carousel) {
+        let document = self.document
+        guard let object = context.object(token, path) else { return }
+        for (name, value) in document.members(object) {
+            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
             let target: WritableKeyPath<Carousel, String?>
-            switch member.name {
-            case "title": target = \.titleColor
-            case "body": target = \.bodyColor
-            case "background": target = \.backgroundColor
-            default:
+            switch document.key(name, as: CarouselColorKey.self) {
+            case .title: target = \.titleColor
+            case .body: target = \.bodyColor
+            case .background: target = \.backgroundColor
+            case nil:
                 context.unknownField(memberPath(), in: "carousel colors")
                 continue
             }
-            guard member.value != .null, let text = context.string(member.value, memberPath()) else { continue }
-            if let color = ColorRules.adobeColor(text) {
+            guard !document.isNull(value), let text = context.string(value, memberPath()) else { continue }
+            if let color = ColorRules.adobeColor(document.string(text)) {
                 carousel[keyPath: target] = color
             } else {
                 context.error(.invalidColor, memberPath(), "must be 6 hex digits, with or without #, such as FF5733")
@@ -78,9 +83,10 @@ extension PayloadValidator {
     }
 
     /// A non-empty absolute URI with a scheme; `invalid_url` otherwise.
-    mutating func readURI(_ value: JSONValue, _ path: String) -> String? {
-        guard let text = context.string(value, path) else { return nil }
-        guard URLRules.isAbsoluteURI(text) else {
+    mutating func readURI(_ token: Int, _ path: String) -> InputText? {
+        let document = self.document
+        guard let text = context.string(token, path) else { return nil }
+        guard document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) else {
             context.error(.invalidURL, path, "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             return nil
         }
@@ -88,9 +94,10 @@ extension PayloadValidator {
     }
 
     /// A non-empty absolute http or https URL with a host; `invalid_url` otherwise.
-    mutating func readImageURL(_ value: JSONValue, _ path: String) -> String? {
-        guard let text = context.string(value, path) else { return nil }
-        guard URLRules.isImageURL(text) else {
+    mutating func readImageURL(_ token: Int, _ path: String) -> InputText? {
+        let document = self.document
+        guard let text = context.string(token, path) else { return nil }
+        guard document.withDecodedBytes(text, URLRules.isImageURL(bytes:)) else {
             context.error(.invalidURL, path, "an image must be an absolute http or https URL with a host")
             return nil
         }

@@ -2,110 +2,111 @@ import PushModel
 
 extension PayloadValidator {
     /// Loc args spellings with the canonical loc key they need.
-    private static let argsNeedKey: [(args: String, key: String, keySpellings: [String])] = [
-        ("ios_title_loc_args", "ios_title_loc_key", ["ios_title_loc_key"]),
-        ("ios_loc_args", "ios_loc_key", ["ios_loc_key"]),
-        ("android_title_loc_args", "android_title_loc_key", ["android_title_loc_key"]),
-        ("android_body_loc_args", "android_body_loc_key", ["android_body_loc_key", "android_body_loc_key_action"]),
-        ("android_body_loc_key_args", "android_body_loc_key", ["android_body_loc_key", "android_body_loc_key_action"]),
+    private static let argsNeedKey: [(args: CustomKey, key: CustomKey, keySpellings: [CustomKey])] = [
+        (.ios_title_loc_args, .ios_title_loc_key, [.ios_title_loc_key]),
+        (.ios_loc_args, .ios_loc_key, [.ios_loc_key]),
+        (.android_title_loc_args, .android_title_loc_key, [.android_title_loc_key]),
+        (.android_body_loc_args, .android_body_loc_key, [.android_body_loc_key, .android_body_loc_key_action]),
+        (.android_body_loc_key_args, .android_body_loc_key, [.android_body_loc_key, .android_body_loc_key_action]),
     ]
     /// Alias → canonical spelling.
-    private static let aliases = [
-        ("android_body_loc_key_action", "android_body_loc_key"), ("android_body_loc_key_args", "android_body_loc_args"),
+    private static let aliases: [(alias: CustomKey, canonical: CustomKey)] = [
+        (.android_body_loc_key_action, .android_body_loc_key), (.android_body_loc_key_args, .android_body_loc_args),
     ]
 
-    mutating func readCustom(_ value: JSONValue, _ path: String) {
-        guard let object = context.object(value, path) else { return }
-        var given: [String] = []
-        for member in object.members {
-            let name = member.name
-            func memberPath() -> String { JSONPointer.appending(path, name) }
-            if case .null = member.value, Self.isKnownCustomKey(name) { continue }
-            guard readCustomMember(name, member.value, memberPath()) else {
-                context.unknownField(memberPath(), in: "custom")
+    mutating func readCustom(_ token: Int, _ path: String) {
+        let document = self.document
+        guard let object = context.object(token, path) else { return }
+        var given = CustomKeySet()
+        for (name, value) in document.members(object) {
+            guard let key = document.key(name, as: CustomKey.self) else {
+                context.unknownField(JSONPointer.appending(path, document.string(name)), in: "custom")
                 continue
             }
-            given.append(name)
-            givenFields.append(GivenField(parent: path, name: member.name, use: name.hasPrefix("ios_") ? .apnsDelivered : .noFormat))
+            if document.isNull(value) { continue }
+            readCustomMember(key, value, JSONPointer.appending(path, key.rawValue))
+            given.insert(key)
+            givenUses.insert(key.isIOS ? .apnsDelivered : .noFormat)
         }
         guard !given.isEmpty else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {
             context.error(
-                .invalidValue, JSONPointer.appending(path, alias),
-                "\(alias) is an alias of \(canonical); give only one of them")
+                .invalidValue, JSONPointer.appending(path, alias.rawValue),
+                "\(alias.rawValue) is an alias of \(canonical.rawValue); give only one of them")
         }
         for rule in Self.argsNeedKey where given.contains(rule.args) && !rule.keySpellings.contains(where: given.contains) {
             context.error(
-                .missingField, JSONPointer.appending(path, rule.key),
-                "\(rule.args) is given without \(rule.key); add the localization key the arguments fill in")
+                .missingField, JSONPointer.appending(path, rule.key.rawValue),
+                "\(rule.args.rawValue) is given without \(rule.key.rawValue); add the localization key the arguments fill in")
         }
     }
 
-    private static func isKnownCustomKey(_ name: String) -> Bool {
-        var probe = PayloadValidator(lenient: true)
-        return probe.readCustomMember(name, .null, "")
-    }
-
-    /// Reads one `custom` member; `false` when the name is not a `custom` key.
-    private mutating func readCustomMember(_ name: String, _ value: JSONValue, _ path: String) -> Bool {
-        let isProbe = value == .null
-        switch name {
-        case "ios_badge":
-            if !isProbe { notification.ios.badge = context.integer(value, path, in: 0...Int64(Int32.max))?.0 }
-        case "ios_content_available":
-            if !isProbe { notification.ios.contentAvailable = context.bool(value, path) ?? false }
-        case "ios_mutable_content":
-            if !isProbe { notification.ios.mutableContent = context.bool(value, path) ?? false }
-        case "ios_sound": if !isProbe { notification.ios.sound = context.string(value, path) }
-        case "ios_category": if !isProbe { notification.ios.category = context.string(value, path) }
-        case "ios_launch_image": if !isProbe { notification.ios.launchImage = context.string(value, path) }
-        case "ios_title_loc_key": if !isProbe { notification.ios.titleLocKey = context.string(value, path) }
-        case "ios_action_loc_key": if !isProbe { notification.ios.actionLocKey = context.string(value, path) }
-        case "ios_loc_key": if !isProbe { notification.ios.locKey = context.string(value, path) }
-        case "ios_title_loc_args": if !isProbe { notification.ios.titleLocArgs = readLocArgs(value, path) }
-        case "ios_loc_args": if !isProbe { notification.ios.locArgs = readLocArgs(value, path) }
-        case "android_channel_id": if !isProbe { notification.android.channelID = context.string(value, path) }
-        case "android_click_action": if !isProbe { notification.android.clickAction = context.string(value, path) }
-        case "android_icon": if !isProbe { notification.android.icon = context.string(value, path) }
-        case "android_sound": if !isProbe { notification.android.sound = context.string(value, path) }
-        case "android_title_loc_key": if !isProbe { notification.android.titleLocKey = context.string(value, path) }
-        case "android_body_loc_key", "android_body_loc_key_action":
-            if !isProbe, let key = context.string(value, path) { notification.android.bodyLocKey = key }
-        case "android_title_loc_args": if !isProbe { notification.android.titleLocArgs = readLocArgs(value, path) }
-        case "android_body_loc_args", "android_body_loc_key_args":
-            if !isProbe, let args = readLocArgs(value, path) { notification.android.bodyLocArgs = args }
-        case "android_led_color":
-            guard !isProbe, let text = context.string(value, path) else { break }
-            if ColorRules.isAndroidLEDColor(text) {
-                notification.android.ledColor = text
+    /// Reads one non-null `custom` member.
+    private mutating func readCustomMember(_ key: CustomKey, _ value: Int, _ path: @autoclosure () -> String) {
+        let document = self.document
+        switch key {
+        case .ios_badge:
+            if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil { notification.ios.badge = document.number(value) }
+        case .ios_content_available: notification.ios.contentAvailable = context.bool(value, path()) ?? false
+        case .ios_mutable_content: notification.ios.mutableContent = context.bool(value, path()) ?? false
+        case .ios_sound: notification.ios.sound = context.string(value, path())
+        case .ios_category: notification.ios.category = context.string(value, path())
+        case .ios_launch_image: notification.ios.launchImage = context.string(value, path())
+        case .ios_title_loc_key: notification.ios.titleLocKey = context.string(value, path())
+        case .ios_action_loc_key: notification.ios.actionLocKey = context.string(value, path())
+        case .ios_loc_key: notification.ios.locKey = context.string(value, path())
+        case .ios_title_loc_args: notification.ios.titleLocArgs = readLocArgs(value, path())
+        case .ios_loc_args: notification.ios.locArgs = readLocArgs(value, path())
+        case .android_channel_id: notification.android.channelID = context.string(value, path())
+        case .android_click_action: notification.android.clickAction = context.string(value, path())
+        case .android_icon: notification.android.icon = context.string(value, path())
+        case .android_sound: notification.android.sound = context.string(value, path())
+        case .android_title_loc_key: notification.android.titleLocKey = context.string(value, path())
+        case .android_body_loc_key, .android_body_loc_key_action:
+            if let key = context.string(value, path()) { notification.android.bodyLocKey = key }
+        case .android_title_loc_args: notification.android.titleLocArgs = readLocArgs(value, path())
+        case .android_body_loc_args, .android_body_loc_key_args:
+            if let args = readLocArgs(value, path()) { notification.android.bodyLocArgs = args }
+        case .android_led_color:
+            guard let text = context.string(value, path()) else { break }
+            let color = document.string(text)
+            if ColorRules.isAndroidLEDColor(color) {
+                notification.android.ledColor = color
             } else {
-                context.error(.invalidColor, path, "must be a color written #RRGGBB")
+                context.error(.invalidColor, path(), "must be a color written #RRGGBB")
             }
-        default:
-            return false
         }
-        return true
     }
 
     /// An array of non-empty strings, or one string taken as a one-element array.
-    private mutating func readLocArgs(_ value: JSONValue, _ path: String) -> [String]? {
-        switch value {
+    private mutating func readLocArgs(_ value: Int, _ path: @autoclosure () -> String) -> LocArgs? {
+        let document = self.document
+        switch document.kind(value) {
         case .string:
-            return context.string(value, path).map { [$0] }
-        case .array(let elements):
-            var args: [String] = []
+            return context.string(value, path()).map { .single($0) }
+        case .array:
             var valid = true
-            for (index, element) in elements.enumerated() {
-                if let text = context.string(element, JSONPointer.appending(path, index)) {
-                    args.append(text)
-                } else {
-                    valid = false
-                }
+            let base = path()
+            for (index, element) in document.elements(value).enumerated()
+            where context.string(element, JSONPointer.appending(base, index)) == nil {
+                valid = false
             }
-            return valid ? args : nil
+            return valid ? .array(InputValue(token: value)) : nil
         default:
-            context.wrongType(path, expected: "an array of strings or a string", got: value)
+            context.wrongType(path(), expected: "an array of strings or a string", got: value)
             return nil
         }
     }
+}
+
+/// A set of `custom` keys (a bit set: no allocation).
+struct CustomKeySet {
+    private var bits: UInt32 = 0
+    /// The keys in declaration order, made once (`allCases` builds a new array on every call).
+    private static let order = Array(CustomKey.allCases)
+    private static func bit(_ key: CustomKey) -> UInt32 { 1 << UInt32(order.firstIndex(of: key) ?? 0) }
+
+    mutating func insert(_ key: CustomKey) { bits |= Self.bit(key) }
+    func contains(_ key: CustomKey) -> Bool { bits & Self.bit(key) != 0 }
+    var isEmpty: Bool { bits == 0 }
 }

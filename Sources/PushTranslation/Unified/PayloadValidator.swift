@@ -1,19 +1,26 @@
 import PushModel
 
 /// The validate stage: checks every given field of the unified payload (SPEC section 3), routes it
-/// (section 4) and builds the IR. Collects every error; never stops at the first.
+/// (section 4) and builds the IR. Collects every error; never stops at the first. Reads the parsed
+/// document in place: no value is copied out of the input but the few the IR normalizes (colors).
 struct PayloadValidator {
     var context: ValidationContext
+    /// The payload being validated.
+    let document: JSONDocument
     var notification = PushNotification()
-    var givenFields: [GivenField] = []
+    /// The kinds of given fields that only some formats use, for `unused_field`.
+    var givenUses = FieldUseSet()
     var platformIOS = true
     var platformAndroid = true
     /// The valid names of a given `targets`, `nil` when `targets` was absent.
-    var targets: [OutputFormat]?
+    var targets: OutputFormatSet?
     var hasCarousel = false
     var hasCard = false
 
-    init(lenient: Bool) { context = ValidationContext(lenient: lenient) }
+    init(document: JSONDocument, lenient: Bool) {
+        self.document = document
+        context = ValidationContext(document: document, lenient: lenient)
+    }
 
     /// The outcome: the IR when there are no errors, and the errors and payload warnings otherwise.
     struct Outcome {
@@ -25,10 +32,10 @@ struct PayloadValidator {
         var warnings: [Diagnostic]
     }
 
-    /// Validates a parsed payload object.
-    static func validate(_ root: JSONObject, lenient: Bool) -> Outcome {
-        var validator = PayloadValidator(lenient: lenient)
-        validator.readTopLevel(root)
+    /// Validates a parsed payload whose top-level value (token 0) is an object.
+    static func validate(_ document: JSONDocument, lenient: Bool) -> Outcome {
+        var validator = PayloadValidator(document: document, lenient: lenient)
+        validator.readTopLevel(0)
         validator.route()
         if validator.context.errors.isEmpty { validator.warnUnusedFields() }
         return Outcome(
@@ -37,43 +44,40 @@ struct PayloadValidator {
             warnings: validator.context.warnings.sorted())
     }
 
-    private mutating func readTopLevel(_ root: JSONObject) {
-        for member in root.members {
-            if case .null = member.value, Self.topLevelKeys.contains(member.name) { continue }
-            let value = member.value
+    private mutating func readTopLevel(_ root: Int) {
+        let document = self.document
+        for (name, value) in document.members(root) {
+            let key = document.key(name, as: TopLevelKey.self)
+            if key != nil && document.isNull(value) { continue }
             // Known keys have fixed pointers; only an unknown key's pointer needs escaping.
-            switch member.name {
-            case "id": readID(value, "/id")
-            case "platform": readPlatform(value, "/platform")
-            case "targets": readTargets(value, "/targets")
-            case "message": readMessage(value, "/message")
-            case "data":
-                if let object = context.object(value, "/data") { notification.data = object }
-            case "custom": readCustom(value, "/custom")
-            case "dry_run":
+            switch key {
+            case .id: readID(value, "/id")
+            case .platform: readPlatform(value, "/platform")
+            case .targets: readTargets(value, "/targets")
+            case .message: readMessage(value, "/message")
+            case .data:
+                if let object = context.object(value, "/data") { notification.data = InputValue(token: object) }
+            case .custom: readCustom(value, "/custom")
+            case .dryRun:
                 if let flag = context.bool(value, "/dry_run") { notification.dryRun = flag }
-            case "collapse_id": readCollapseID(value, "/collapse_id")
-            case "thread_id":
-                givenFields.append(GivenField(path: "/thread_id", use: .apnsDelivered))
+            case .collapse_id: readCollapseID(value, "/collapse_id")
+            case .thread_id:
+                givenUses.insert(.apnsDelivered)
                 notification.ios.threadID = context.string(value, "/thread_id")
-            case "action": readTapAction(value, "/action")
-            case "actions": readButtons(value, "/actions")
-            case "expandable": readExpandable(value, "/expandable")
-            case "carousel": readCarousel(value, "/carousel")
-            case "card": readCard(value, "/card")
-            default: context.unknownField(JSONPointer.appending("", member.name), in: "the payload")
+            case .action: readTapAction(value, "/action")
+            case .actions: readButtons(value, "/actions")
+            case .expandable: readExpandable(value, "/expandable")
+            case .carousel: readCarousel(value, "/carousel")
+            case .card: readCard(value, "/card")
+            case nil: context.unknownField(JSONPointer.appending("", document.string(name)), in: "the payload")
             }
         }
     }
 
-    static let topLevelKeys: Set<String> = [
-        "id", "platform", "targets", "message", "data", "custom", "dry_run", "collapse_id", "thread_id",
-        "action", "actions", "expandable", "carousel", "card",
-    ]
-
-    private mutating func readID(_ value: JSONValue, _ path: String) {
-        guard let id = context.string(value, path) else { return }
-        let length = id.unicodeScalars.count
+    private mutating func readID(_ token: Int, _ path: String) {
+        let document = self.document
+        guard let id = context.string(token, path) else { return }
+        let length = document.characterCount(id)
         guard length <= 128 else {
             context.error(.outOfRange, path, "must be at most 128 characters, got \(length)")
             return
@@ -81,54 +85,61 @@ struct PayloadValidator {
         notification.id = id
     }
 
-    private mutating func readPlatform(_ value: JSONValue, _ path: String) {
-        guard let object = context.object(value, path) else { return }
-        for member in object.members {
-            func memberPath() -> String { JSONPointer.appending(path, member.name) }
-            switch member.name {
-            case "ios":
-                if member.value != .null, let flag = context.bool(member.value, memberPath()) { platformIOS = flag }
-            case "android":
-                if member.value != .null, let flag = context.bool(member.value, memberPath()) { platformAndroid = flag }
-            default: context.unknownField(memberPath(), in: "platform")
+    private mutating func readPlatform(_ token: Int, _ path: String) {
+        let document = self.document
+        guard let object = context.object(token, path) else { return }
+        for (name, value) in document.members(object) {
+            switch document.key(name, as: PlatformKey.self) {
+            case .ios:
+                if !document.isNull(value), let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
+                    platformIOS = flag
+                }
+            case .android:
+                if !document.isNull(value), let flag = context.bool(value, JSONPointer.appending(path, "android")) {
+                    platformAndroid = flag
+                }
+            case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
             }
         }
     }
 
-    private mutating func readTargets(_ value: JSONValue, _ path: String) {
-        guard let elements = context.array(value, path) else {
-            targets = []
+    private mutating func readTargets(_ token: Int, _ path: String) {
+        let document = self.document
+        guard let array = context.array(token, path) else {
+            targets = OutputFormatSet()
             return
         }
-        var names: [OutputFormat] = []
-        if elements.isEmpty {
+        var names = OutputFormatSet()
+        if document.count(array) == 0 {
             context.error(.invalidItemCount, path, "must list 1 to 4 formats; remove it to route by platform")
         }
-        let known = OutputFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        for (index, element) in elements.enumerated() {
-            let elementPath = JSONPointer.appending(path, index)
-            guard case .string(let name) = element else {
-                context.wrongType(elementPath, expected: "a format name (string)", got: element)
+        for (index, element) in document.elements(array).enumerated() {
+            guard document.kind(element) == .string else {
+                context.wrongType(JSONPointer.appending(path, index), expected: "a format name (string)", got: element)
                 continue
             }
+            let name = document.string(element)
             guard let format = OutputFormat(rawValue: name) else {
-                context.error(.invalidValue, elementPath, "unknown format; use one of \(known)")
+                let known = OutputFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                context.error(.invalidValue, JSONPointer.appending(path, index), "unknown format; use one of \(known)")
                 continue
             }
             guard !names.contains(format) else {
-                context.error(.invalidValue, elementPath, "format \"\(name)\" is listed twice")
+                context.error(.invalidValue, JSONPointer.appending(path, index), "format \"\(name)\" is listed twice")
                 continue
             }
-            names.append(format)
+            names.insert(format)
         }
         targets = names
     }
 
-    private mutating func readCollapseID(_ value: JSONValue, _ path: String) {
-        givenFields.append(GivenField(path: path, use: .apnsDelivered))
-        guard let id = context.string(value, path) else { return }
-        guard id.utf8.count <= 64 else {
-            context.error(.outOfRange, path, "must be at most 64 UTF-8 bytes (APNs' limit), got \(id.utf8.count)")
+    private mutating func readCollapseID(_ token: Int, _ path: String) {
+        let document = self.document
+        givenUses.insert(.apnsDelivered)
+        guard let id = context.string(token, path) else { return }
+        let bytes = document.utf8Count(id)
+        guard bytes <= 64 else {
+            context.error(.outOfRange, path, "must be at most 64 UTF-8 bytes (APNs' limit), got \(bytes)")
             return
         }
         notification.ios.collapseID = id

@@ -6,7 +6,7 @@ enum URLRules {
         return text.withUTF8(isAbsoluteURI(bytes:))
     }
 
-    private static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         guard isAlpha(utf8[0]) else { return false }
         for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon]) where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
@@ -32,7 +32,7 @@ enum URLRules {
         return text.withUTF8(isImageURL(bytes:))
     }
 
-    private static func isImageURL(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isImageURL(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isAbsoluteURI(bytes: utf8) else { return false }
         var index = 0
         for expected in "http".utf8 {

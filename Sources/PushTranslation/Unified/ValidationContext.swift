@@ -1,8 +1,10 @@
 import PushModel
 
-/// Collects the errors and payload warnings of the validate stage and offers typed readers that
-/// report `wrong_type` and `out_of_range` as SPEC sections 3 and 9 define them.
+/// Collects the errors and payload warnings of the validate stage and offers typed readers over the
+/// parsed document that report `wrong_type` and `out_of_range` as SPEC sections 3 and 9 define them.
 struct ValidationContext {
+    /// The payload being validated.
+    let document: JSONDocument
     /// Whether unknown fields are warnings instead of errors.
     let lenient: Bool
     /// Errors found so far, unsorted.
@@ -10,7 +12,10 @@ struct ValidationContext {
     /// Payload warnings found so far (`unknown_field` with `--lenient`), unsorted.
     var warnings: [Diagnostic] = []
 
-    init(lenient: Bool) { self.lenient = lenient }
+    init(document: JSONDocument, lenient: Bool) {
+        self.document = document
+        self.lenient = lenient
+    }
 
     mutating func error(_ code: DiagnosticCode, _ path: @autoclosure () -> String, _ message: String) {
         errors.append(Diagnostic(code, at: path(), message))
@@ -22,77 +27,85 @@ struct ValidationContext {
         if lenient { warnings.append(diagnostic) } else { errors.append(diagnostic) }
     }
 
-    mutating func wrongType(_ path: @autoclosure () -> String, expected: String, got value: JSONValue) {
-        error(.wrongType, path(), "expected \(expected), got \(value.typeName)")
+    mutating func wrongType(_ path: @autoclosure () -> String, expected: String, got token: Int) {
+        let message = "expected \(expected), got \(document.typeName(token))"
+        error(.wrongType, path(), message)
     }
 
     // MARK: typed readers
 
     /// A non-empty string; `wrong_type` or `out_of_range` otherwise.
-    mutating func string(_ value: JSONValue, _ path: @autoclosure () -> String) -> String? {
-        guard case .string(let text) = value else {
-            wrongType(path(), expected: "a string", got: value)
+    mutating func string(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
+        guard document.kind(token) == .string else {
+            wrongType(path(), expected: "a string", got: token)
             return nil
         }
-        guard !text.isEmpty else {
+        // Any escape decodes to at least one character, so an empty raw string is the only empty one.
+        guard document.tokens[token].length > 0 else {
             error(.outOfRange, path(), "must not be empty")
             return nil
         }
-        return text
+        return document.text(token)
     }
 
     /// A boolean; `wrong_type` otherwise.
-    mutating func bool(_ value: JSONValue, _ path: @autoclosure () -> String) -> Bool? {
-        guard case .bool(let flag) = value else {
-            wrongType(path(), expected: "true or false", got: value)
+    mutating func bool(_ token: Int, _ path: @autoclosure () -> String) -> Bool? {
+        switch document.kind(token) {
+        case .true: return true
+        case .false: return false
+        default:
+            wrongType(path(), expected: "true or false", got: token)
             return nil
         }
-        return flag
     }
 
-    /// An object; `wrong_type` otherwise.
-    mutating func object(_ value: JSONValue, _ path: @autoclosure () -> String) -> JSONObject? {
-        guard case .object(let object) = value else {
-            wrongType(path(), expected: "an object", got: value)
+    /// An object (its token); `wrong_type` otherwise.
+    mutating func object(_ token: Int, _ path: @autoclosure () -> String) -> Int? {
+        guard document.kind(token) == .object else {
+            wrongType(path(), expected: "an object", got: token)
             return nil
         }
-        return object
+        return token
     }
 
-    /// An array; `wrong_type` otherwise.
-    mutating func array(_ value: JSONValue, _ path: @autoclosure () -> String) -> [JSONValue]? {
-        guard case .array(let elements) = value else {
-            wrongType(path(), expected: "an array", got: value)
+    /// An array (its token); `wrong_type` otherwise.
+    mutating func array(_ token: Int, _ path: @autoclosure () -> String) -> Int? {
+        guard document.kind(token) == .array else {
+            wrongType(path(), expected: "an array", got: token)
             return nil
         }
-        return elements
+        return token
     }
 
-    /// An integer (no fraction, no exponent) within `range`.
-    mutating func integer(_ value: JSONValue, _ path: @autoclosure () -> String, in range: ClosedRange<Int64>) -> (JSONNumber, Int64)? {
-        guard case .number(let number) = value, number.isInteger else {
-            if case .number(let number) = value {
-                error(.wrongType, path(), "expected an integer (no fraction or exponent), got \(number.text)")
-            } else {
-                wrongType(path(), expected: "an integer", got: value)
-            }
+    /// An integer (no fraction, no exponent) within `range`: its value.
+    mutating func integer(_ token: Int, _ path: @autoclosure () -> String, in range: ClosedRange<Int64>) -> Int64? {
+        guard document.kind(token) == .number else {
+            wrongType(path(), expected: "an integer", got: token)
             return nil
         }
-        guard let integer = number.int64Value, range.contains(integer) else {
-            error(.outOfRange, path(), "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(number.text)")
+        switch IntegerText(document.raw(token)) {
+        case .notInteger:
+            let message = "expected an integer (no fraction or exponent), got \(document.number(token).text)"
+            error(.wrongType, path(), message)
+            return nil
+        case .value(let integer) where range.contains(integer):
+            return integer
+        case .value, .outsideInt64:
+            let message = "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
+            error(.outOfRange, path(), message)
             return nil
         }
-        return (number, integer)
     }
 
     /// A finite number at least `minimum` (exclusive when `exclusive`), at most `maximum` when given.
     mutating func number(
-        _ value: JSONValue, _ path: @autoclosure () -> String, minimum: Double = 0, exclusive: Bool = false, maximum: Double? = nil
+        _ token: Int, _ path: @autoclosure () -> String, minimum: Double = 0, exclusive: Bool = false, maximum: Double? = nil
     ) -> JSONNumber? {
-        guard case .number(let number) = value else {
-            wrongType(path(), expected: "a number", got: value)
+        guard document.kind(token) == .number else {
+            wrongType(path(), expected: "a number", got: token)
             return nil
         }
+        let number = document.number(token)
         let bound = exclusive ? "greater than \(Self.show(minimum))" : "at least \(Self.show(minimum))"
         let upper = maximum.map { " and at most \(Self.show($0))" } ?? ""
         guard let double = number.doubleValue else {
@@ -109,15 +122,19 @@ struct ValidationContext {
 
     /// One of `choices`; `invalid_value` otherwise.
     mutating func choice<Choice: RawRepresentable>(
-        _ value: JSONValue, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: [String]
+        _ token: Int, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: @autoclosure () -> [String]
     ) -> Choice? where Choice.RawValue == String {
-        guard let text = string(value, path()) else { return nil }
-        guard let choice = Choice(rawValue: text) else {
-            error(.invalidValue, path(), "must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
+        guard let text = string(token, path()) else { return nil }
+        let name = document.string(text)
+        guard let choice = Choice(rawValue: name) else {
+            error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
             return nil
         }
         return choice
     }
+
+    /// The decoded name of a member, for a JSON Pointer (built only when a diagnostic needs it).
+    func name(_ token: Int) -> String { document.string(token) }
 
     private static func show(_ value: Double) -> String {
         value == value.rounded() ? String(Int64(value)) : String(value)

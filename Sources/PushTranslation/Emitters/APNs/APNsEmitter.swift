@@ -6,22 +6,22 @@ struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
-    func emit(_ notification: PushNotification) -> Emission {
-        var errors = Self.reserved.check(notification.data, format: format)
+    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+        var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
-        var writer = JSONWriter(capacity: 512)
+        var writer = JSONWriter(capacity: document.bytes.count + 256)
         writer.beginObject()
-        APSWriter.write(notification, variant: .standard, into: &writer)
+        APSWriter.write(notification, variant: .standard, document, into: &writer)
         if let action = notification.action {
             writer.key("notification-action")
-            ActionWriter.write(action, into: &writer)
+            ActionWriter.write(action, document, into: &writer)
         }
         if let actions = notification.actions {
             writer.key("category-actions")
-            ActionWriter.writeArray(actions, into: &writer)
+            ActionWriter.writeArray(actions, document, into: &writer)
         }
-        writer.members(notification.data.members)
+        writer.data(notification.data, document)
         writer.endObject()
         if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
             return Emission(value: [], errors: [tooLarge], warnings: [])

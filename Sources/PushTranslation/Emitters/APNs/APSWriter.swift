@@ -30,7 +30,7 @@ enum APSWriter {
     }
 
     /// Writes `"aps":{...}` as the next member.
-    static func write(_ notification: PushNotification, variant: Variant, into writer: inout JSONWriter) {
+    static func write(_ notification: PushNotification, variant: Variant, _ document: JSONDocument, into writer: inout JSONWriter) {
         let message = notification.message
         let ios = notification.ios
         writer.key("aps")
@@ -40,24 +40,24 @@ enum APSWriter {
             && ios.actionLocKey == nil && ios.locKey == nil && ios.locArgs == nil
         if alertIsBodyOnly && !variant.alwaysAlertObject, let body = message.body {
             writer.key("alert")
-            writer.string(body)
+            writer.string(body, document)
         } else if hasAlert(notification) {
             writer.key("alert")
             writer.beginObject()
-            writeOptional("title", message.title, &writer)
-            writeOptional("subtitle", message.subtitle, &writer)
-            writeOptional("body", message.body, &writer)
-            writeOptional("launch-image", ios.launchImage, &writer)
-            writeOptional("title-loc-key", ios.titleLocKey, &writer)
+            writer.member("title", message.title, document)
+            writer.member("subtitle", message.subtitle, document)
+            writer.member("body", message.body, document)
+            writer.member("launch-image", ios.launchImage, document)
+            writer.member("title-loc-key", ios.titleLocKey, document)
             if let args = ios.titleLocArgs {
                 writer.key("title-loc-args")
-                writer.strings(args)
+                writer.locArgs(args, document)
             }
-            writeOptional("action-loc-key", ios.actionLocKey, &writer)
-            writeOptional("loc-key", ios.locKey, &writer)
+            writer.member("action-loc-key", ios.actionLocKey, document)
+            writer.member("loc-key", ios.locKey, document)
             if let args = ios.locArgs {
                 writer.key("loc-args")
-                writer.strings(args)
+                writer.locArgs(args, document)
             }
             writer.endObject()
         }
@@ -65,13 +65,13 @@ enum APSWriter {
             writer.key("badge")
             writer.number(badge)
         }
-        writeOptional("sound", ios.sound, &writer)
-        writeOptional("thread-id", ios.threadID, &writer)
+        writer.member("sound", ios.sound, document)
+        writer.member("thread-id", ios.threadID, document)
         if let category = variant.fixedCategory {
             writer.key("category")
             writer.string(category)
         } else {
-            writeOptional("category", ios.category, &writer)
+            writer.member("category", ios.category, document)
         }
         if ios.contentAvailable {
             writer.key("content-available")
@@ -84,6 +84,7 @@ enum APSWriter {
         writer.endObject()
     }
 
+    /// Writes a normalized value (a color, an enumeration's name), when given, as the member `key`.
     static func writeOptional(_ key: StaticString, _ value: String?, _ writer: inout JSONWriter) {
         guard let value else { return }
         writer.key(key)

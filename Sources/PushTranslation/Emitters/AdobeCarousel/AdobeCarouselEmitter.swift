@@ -9,8 +9,8 @@ struct AdobeCarouselEmitter: Emitter {
     static let titleGuidance = 70
     static let bodyGuidance = 600
 
-    func emit(_ notification: PushNotification) -> Emission {
-        var errors = Self.reserved.check(notification.data, format: format)
+    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+        var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))
         }
@@ -20,16 +20,21 @@ struct AdobeCarouselEmitter: Emitter {
         guard errors.isEmpty, let carousel = notification.carousel else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        var writer = JSONWriter(capacity: 1024)
+        var writer = JSONWriter(capacity: document.bytes.count + 512)
         writer.beginObject()
-        APSWriter.write(notification, variant: .adobe, into: &writer)
+        APSWriter.write(notification, variant: .adobe, document, into: &writer)
         writer.key("adb_version")
         writer.string("1.0")
         writer.key("adb_template_type")
         writer.string("car")
-        APSWriter.writeOptional("adb_title_ex", carousel.expandedTitle, &writer)
-        APSWriter.writeOptional("adb_body_ex", carousel.expandedBody, &writer)
-        APSWriter.writeOptional("adb_uri", carousel.uri ?? urlActionValue(notification.action), &writer)
+        writer.member("adb_title_ex", carousel.expandedTitle, document)
+        writer.member("adb_body_ex", carousel.expandedBody, document)
+        if let uri = carousel.uri {
+            writer.member("adb_uri", uri, document)
+        } else if let value = urlActionValue(notification.action) {
+            writer.key("adb_uri")
+            writer.value(value.token, document)
+        }
         writer.key("adb_car_mode")
         writer.string(carousel.mode.rawValue)
         writer.key("adb_car_layout")
@@ -39,29 +44,30 @@ struct AdobeCarouselEmitter: Emitter {
         for item in carousel.items {
             writer.beginObject()
             writer.key("img")
-            writer.string(item.image)
-            APSWriter.writeOptional("txt", item.text, &writer)
-            APSWriter.writeOptional("uri", item.uri, &writer)
+            writer.string(item.image, document)
+            writer.member("txt", item.text, document)
+            writer.member("uri", item.uri, document)
             writer.endObject()
         }
         writer.endArray()
         APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
         APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
         APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
-        writer.members(notification.data.members)
+        writer.data(notification.data, document)
         writer.endObject()
         if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
             return Emission(value: [], errors: [tooLarge], warnings: [])
         }
-        return Emission(value: writer.bytes, errors: [], warnings: warnings(notification))
+        return Emission(value: writer.bytes, errors: [], warnings: warnings(notification, document))
     }
 
-    private func urlActionValue(_ action: NotificationAction?) -> String? {
-        guard let action, action.type == "url", case .string(let url) = action.value else { return nil }
-        return url
+    /// The value of a `url` tap action (validated as a string).
+    private func urlActionValue(_ action: NotificationAction?) -> InputValue? {
+        guard let action, action.kind == .url else { return nil }
+        return action.value
     }
 
-    private func warnings(_ notification: PushNotification) -> [Diagnostic] {
+    private func warnings(_ notification: PushNotification, _ document: JSONDocument) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         if notification.ios.category != nil {
             warnings.append(
@@ -69,17 +75,17 @@ struct AdobeCarouselEmitter: Emitter {
                     .overriddenField, at: "/custom/ios_category",
                     "adobe-carousel always sends category AEPNotification; this category is not used"))
         }
-        if let title = notification.message.title, title.unicodeScalars.count > Self.titleGuidance {
+        if let title = notification.message.title.map(document.characterCount), title > Self.titleGuidance {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/title",
-                    "\(title.unicodeScalars.count) characters; Adobe's carousel guidance is at most \(Self.titleGuidance), longer titles may be cut"))
+                    "\(title) characters; Adobe's carousel guidance is at most \(Self.titleGuidance), longer titles may be cut"))
         }
-        if let body = notification.message.body, body.unicodeScalars.count > Self.bodyGuidance {
+        if let body = notification.message.body.map(document.characterCount), body > Self.bodyGuidance {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/body",
-                    "\(body.unicodeScalars.count) characters; Adobe's carousel guidance is at most \(Self.bodyGuidance), longer bodies may be cut"))
+                    "\(body) characters; Adobe's carousel guidance is at most \(Self.bodyGuidance), longer bodies may be cut"))
         }
         return warnings.sorted()
     }

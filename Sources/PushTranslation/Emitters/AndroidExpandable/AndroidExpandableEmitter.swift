@@ -5,8 +5,8 @@ struct AndroidExpandableEmitter: Emitter {
     let format = OutputFormat.androidExpandable
     private static let reserved = ReservedKeys(names: ["alert"], prefix: nil)
 
-    func emit(_ notification: PushNotification) -> Emission {
-        var errors = Self.reserved.check(notification.data, format: format)
+    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+        var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.body == nil {
             errors.append(
                 Diagnostic(.missingField, at: "/message/body", "android-expandable needs message.body, the notification text"))
@@ -14,19 +14,16 @@ struct AndroidExpandableEmitter: Emitter {
         guard errors.isEmpty, let body = notification.message.body else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        var writer = JSONWriter(capacity: 512)
+        var writer = JSONWriter(capacity: document.bytes.count + 256)
         writer.beginObject()
         writer.key("alert")
         writer.beginObject()
-        if let title = notification.message.title {
-            writer.key("subject")
-            writer.string(title)
-        }
+        writer.member("subject", notification.message.title, document)
         writer.key("message")
-        writer.string(body)
+        writer.string(body, document)
         if let action = notification.action {
             writer.key("notification-action")
-            ActionWriter.write(action, into: &writer)
+            ActionWriter.write(action, document, into: &writer)
         }
         if notification.expandable != nil || notification.actions != nil {
             let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
@@ -35,15 +32,15 @@ struct AndroidExpandableEmitter: Emitter {
             writer.key("type")
             writer.string(expandable.kind.rawValue)
             writer.key("value")
-            writer.string(expandable.value)
+            writer.string(expandable.value, document)
             if let actions = notification.actions {
                 writer.key("expandable-actions")
-                ActionWriter.writeArray(actions, into: &writer)
+                ActionWriter.writeArray(actions, document, into: &writer)
             }
             writer.endObject()
         }
         writer.endObject()
-        writer.members(notification.data.members)
+        writer.data(notification.data, document)
         writer.endObject()
         if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
             return Emission(value: [], errors: [tooLarge], warnings: [])

@@ -10,23 +10,23 @@ struct FacebookCardEmitter: Emitter {
     /// Written when styled text has no color: Android would draw it transparent.
     static let defaultTextColor = "#000000FF"
 
-    func emit(_ notification: PushNotification) -> Emission {
-        var errors = Self.reserved.check(notification.data, format: format)
+    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+        var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else { return Emission(value: [], errors: errors, warnings: []) }
-        var writer = JSONWriter(capacity: 1024)
+        var writer = JSONWriter(capacity: document.bytes.count + 512)
         writer.beginObject()
-        APSWriter.write(notification, variant: .standard, into: &writer)
+        APSWriter.write(notification, variant: .standard, document, into: &writer)
         if let campaign = card.campaign {
             writer.key("fb_push_payload")
             writer.beginObject()
             writer.key("campaign")
-            writer.string(campaign)
+            writer.string(campaign, document)
             writer.endObject()
         }
         writer.key("fb_push_card")
-        writeCard(card, message: notification.message, into: &writer)
-        writer.members(notification.data.members)
+        writeCard(card, message: notification.message, document, into: &writer)
+        writer.data(notification.data, document)
         writer.endObject()
         if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
             return Emission(value: [], errors: [tooLarge], warnings: [])
@@ -34,7 +34,7 @@ struct FacebookCardEmitter: Emitter {
         return Emission(value: writer.bytes, errors: [], warnings: [])
     }
 
-    private func writeCard(_ card: Card, message: Message, into writer: inout JSONWriter) {
+    private func writeCard(_ card: Card, message: Message, _ document: JSONDocument, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("version")
         writer.string("1.0")
@@ -48,8 +48,8 @@ struct FacebookCardEmitter: Emitter {
         if message.title != nil || message.body != nil {
             writer.key("alert")
             writer.beginObject()
-            APSWriter.writeOptional("title", message.title, &writer)
-            APSWriter.writeOptional("body", message.body, &writer)
+            writer.member("title", message.title, document)
+            writer.member("body", message.body, document)
             writer.endObject()
         }
         if let hero = card.hero {
@@ -57,8 +57,8 @@ struct FacebookCardEmitter: Emitter {
             writer.beginObject()
             writeNumber("height", hero.height, &writer)
             writer.key("background")
-            writeBackground(hero.background, &writer)
-            writeStyledText("content", hero.content, &writer)
+            writeBackground(hero.background, document, &writer)
+            writeStyledText("content", hero.content, document, &writer)
             APSWriter.writeOptional("contentAlign", hero.contentAlign?.rawValue, &writer)
             writer.endObject()
         }
@@ -66,22 +66,22 @@ struct FacebookCardEmitter: Emitter {
             writer.key("body")
             writer.beginObject()
             writer.key("background")
-            writeBackground(body.background, &writer)
-            writeStyledText("content", body.content, &writer)
+            writeBackground(body.background, document, &writer)
+            writeStyledText("content", body.content, document, &writer)
             writer.endObject()
         }
-        if let actions = card.actions { writeActions(actions, &writer) }
+        if let actions = card.actions { writeActions(actions, document, &writer) }
         writer.endObject()
     }
 
-    private func writeActions(_ actions: Card.Actions, _ writer: inout JSONWriter) {
+    private func writeActions(_ actions: Card.Actions, _ document: JSONDocument, _ writer: inout JSONWriter) {
         writer.key("actions")
         writer.beginObject()
         APSWriter.writeOptional("style", actions.style?.rawValue, &writer)
         APSWriter.writeOptional("layoutStyle", actions.layoutStyle?.rawValue, &writer)
         if let background = actions.background {
             writer.key("background")
-            writeBackground(background, &writer)
+            writeBackground(background, document, &writer)
         }
         writeNumber("height", actions.height, &writer)
         writeNumber("topInset", actions.topInset, &writer)
@@ -94,26 +94,26 @@ struct FacebookCardEmitter: Emitter {
             APSWriter.writeOptional("backgroundColor", button.backgroundColor, &writer)
             APSWriter.writeOptional("borderColor", button.borderColor, &writer)
             writeNumber("borderWidth", button.borderWidth, &writer)
-            writeStyledText("content", button.content, &writer)
-            APSWriter.writeOptional("url", button.url, &writer)
+            writeStyledText("content", button.content, document, &writer)
+            writer.member("url", button.url, document)
             writer.endObject()
         }
         writer.endArray()
         writer.endObject()
     }
 
-    private func writeBackground(_ background: Card.Background, _ writer: inout JSONWriter) {
+    private func writeBackground(_ background: Card.Background, _ document: JSONDocument, _ writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("_type")
         switch background {
         case .image(let url):
             writer.string("Image")
             writer.key("url")
-            writer.string(url)
+            writer.string(url, document)
         case .gif(let url):
             writer.string("GIF")
             writer.key("url")
-            writer.string(url)
+            writer.string(url, document)
         case .color(let color):
             writer.string("Color")
             writer.key("rgbaHex")
@@ -122,19 +122,19 @@ struct FacebookCardEmitter: Emitter {
         writer.endObject()
     }
 
-    private func writeStyledText(_ key: StaticString, _ text: Card.StyledText?, _ writer: inout JSONWriter) {
+    private func writeStyledText(_ key: StaticString, _ text: Card.StyledText?, _ document: JSONDocument, _ writer: inout JSONWriter) {
         guard let text else { return }
         writer.key(key)
         writer.beginObject()
         writer.key("_type")
         writer.string("StyledText")
         writer.key("text")
-        writer.string(text.text)
+        writer.string(text.text, document)
         writer.key("color")
         writer.string(text.color ?? Self.defaultTextColor)
         writeNumber("size", text.size, &writer)
         APSWriter.writeOptional("align", text.align?.rawValue, &writer)
-        APSWriter.writeOptional("font", text.font, &writer)
+        writer.member("font", text.font, document)
         writer.endObject()
     }
 

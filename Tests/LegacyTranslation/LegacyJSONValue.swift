@@ -1,3 +1,5 @@
+import PushModel
+
 /// A JSON value as read from the input, keeping what output needs to be byte-exact:
 /// member order, and numbers as their original text.
 public enum JSONValue: Sendable, Equatable {

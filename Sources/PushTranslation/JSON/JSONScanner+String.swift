@@ -1,0 +1,88 @@
+extension JSONScanner {
+    /// Scans a string starting at its opening quote and appends its token; the index ends after the
+    /// closing quote. Escapes are checked, not decoded.
+    mutating func scanString() throws(JSONParseFailure) {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                appendString(start: start, isEscaped: false)
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw invalid("control character in a string must be escaped") }
+            index += 1
+        }
+        guard index < bytes.count else { throw invalid("unterminated string") }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                appendString(start: start, isEscaped: true)
+                index += 1
+                return
+            case UInt8(ascii: "\\"):
+                try scanEscape()
+            case 0x00..<0x20:
+                throw invalid("control character in a string must be escaped")
+            default:
+                index += 1
+            }
+        }
+        throw invalid("unterminated string")
+    }
+
+    private mutating func appendString(start: Int, isEscaped: Bool) {
+        let position = tokens.count
+        tokens.append(
+            JSONToken(
+                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: index - start),
+                end: UInt32(truncatingIfNeeded: position + 1), kind: .string, isEscaped: isEscaped))
+    }
+
+    private mutating func scanEscape() throws(JSONParseFailure) {
+        index += 1
+        guard index < bytes.count else { throw invalid("unterminated escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return
+        case UInt8(ascii: "u"):
+            let escapeStart = index - 2
+            let unit = try scanHex4()
+            if (0xD800...0xDBFF).contains(unit) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw unpairedSurrogate(at: escapeStart) }
+                index += 2
+                let low = try scanHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw unpairedSurrogate(at: escapeStart) }
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw unpairedSurrogate(at: escapeStart)
+            }
+        default:
+            index -= 1
+            throw invalid("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
+        }
+    }
+
+    private mutating func scanHex4() throws(JSONParseFailure) -> UInt16 {
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else { throw invalid("unterminated \\u escape") }
+            guard let digit = JSONDocument.hexValue(bytes[index]) else { throw invalid("expected 4 hex digits in a \\u escape") }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func unpairedSurrogate(at offset: Int) -> JSONParseFailure {
+        JSONParseFailure(
+            kind: .invalidJSON, offset: offset,
+            message: "invalid JSON at byte \(offset): \\u escape encodes an unpaired surrogate")
+    }
+}

@@ -1,0 +1,232 @@
+/// A strict RFC 8259 scanner that writes a flat token array instead of a tree: no trailing data, no
+/// duplicate member names, no unpaired surrogate escapes, and a depth limit that keeps recursion
+/// bounded. Strings and numbers stay byte ranges of the input.
+///
+/// The input must already be valid UTF-8 (see ``UTF8Validator``). Failures name the same byte offsets
+/// and say the same words as SPEC section 9 asks: the first problem found, reading left to right.
+struct JSONScanner {
+    /// The deepest allowed value: the top-level value is at depth 1; depth 65 is `too_deep`.
+    static let maximumDepth = 64
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var tokens: ContiguousArray<JSONToken>
+
+    /// Scans one complete JSON document into `tokens` (emptied first).
+    static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>
+    ) -> JSONParseFailure? {
+        tokens.removeAll(keepingCapacity: true)
+        var scanner = JSONScanner(bytes: bytes, tokens: tokens)
+        tokens = []
+        defer { tokens = scanner.tokens }
+        do {
+            scanner.skipWhitespace()
+            try scanner.scanValue(depth: 1)
+            scanner.skipWhitespace()
+            if scanner.index < bytes.count {
+                return scanner.invalid("unexpected data after the top-level value")
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: values
+
+    private mutating func scanValue(depth: Int) throws(JSONParseFailure) {
+        guard index < bytes.count else { throw invalid("unexpected end of input, expected a value") }
+        if depth > Self.maximumDepth {
+            throw JSONParseFailure(
+                kind: .tooDeep, offset: index,
+                message: "value at byte \(index) is nested deeper than \(Self.maximumDepth) levels")
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try scanObject(depth: depth)
+        case UInt8(ascii: "["): try scanArray(depth: depth)
+        case UInt8(ascii: "\""): try scanString()
+        case UInt8(ascii: "t"): try scanLiteral("true", .true)
+        case UInt8(ascii: "f"): try scanLiteral("false", .false)
+        case UInt8(ascii: "n"): try scanLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+        default: throw invalid("unexpected \(describeByte(bytes[index])), expected a value")
+        }
+    }
+
+    /// Appends a token and returns its index; `end` is set to the next index.
+    private mutating func append(_ kind: JSONToken.Kind, start: Int, length: Int, isEscaped: Bool = false) -> Int {
+        let position = tokens.count
+        tokens.append(
+            JSONToken(
+                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: length),
+                end: UInt32(truncatingIfNeeded: position + 1), kind: kind, isEscaped: isEscaped))
+        return position
+    }
+
+    private mutating func close(_ container: Int, count: Int) {
+        tokens[container].length = UInt32(truncatingIfNeeded: count)
+        tokens[container].end = UInt32(truncatingIfNeeded: tokens.count)
+    }
+
+    private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
+        let object = append(.object, start: index, length: 0)
+        index += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            close(object, count: 0)
+            return
+        }
+        var count = 0
+        var names: Set<[UInt8]>? = nil
+        while true {
+            guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
+            let nameOffset = index
+            let name = tokens.count
+            try scanString()
+            if isDuplicate(name: name, in: object, before: count, index: &names) {
+                let document = tokens.withUnsafeBufferPointer { JSONDocument(bytes: bytes, tokens: $0).string(name) }
+                throw JSONParseFailure(
+                    kind: .invalidJSON, offset: nameOffset,
+                    message: "duplicate member name \"\(JSONDocument.printable(document))\" at byte \(nameOffset)")
+            }
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
+            index += 1
+            skipWhitespace()
+            try scanValue(depth: depth + 1)
+            count += 1
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                index += 1
+                close(object, count: count)
+                return
+            default:
+                throw invalid("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private mutating func scanArray(depth: Int) throws(JSONParseFailure) {
+        let array = append(.array, start: index, length: 0)
+        index += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            close(array, count: 0)
+            return
+        }
+        var count = 0
+        while true {
+            try scanValue(depth: depth + 1)
+            count += 1
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "]"):
+                index += 1
+                close(array, count: count)
+                return
+            default:
+                throw invalid("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
+    /// comparing decoded code points exactly (canonically equivalent spellings are different names):
+    /// a linear scan for small objects, a set of decoded names once an object grows.
+    private func isDuplicate(name: Int, in object: Int, before count: Int, index names: inout Set<[UInt8]>?) -> Bool {
+        tokens.withUnsafeBufferPointer { buffer in
+            let document = JSONDocument(bytes: bytes, tokens: buffer)
+            if count < 16 {
+                var earlier = object + 1
+                for _ in 0..<count {
+                    if document.sameString(earlier, name) { return true }
+                    earlier = Int(buffer[earlier + 1].end)
+                }
+                return false
+            }
+            if names == nil {
+                var set = Set<[UInt8]>()
+                var earlier = object + 1
+                for _ in 0..<count {
+                    set.insert(document.decodedBytes(earlier))
+                    earlier = Int(buffer[earlier + 1].end)
+                }
+                names = set
+            }
+            return names?.insert(document.decodedBytes(name)).inserted == false
+        }
+    }
+
+    // MARK: numbers and literals
+
+    private mutating func scanNumber() throws(JSONParseFailure) {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw invalid("expected a digit in a number") }
+        index += 1
+        if first != UInt8(ascii: "0") {
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let byte = peek(), isDigit(byte) else { throw invalid("expected a digit after '.' in a number") }
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard let byte = peek(), isDigit(byte) else { throw invalid("expected a digit in a number's exponent") }
+            while let byte = peek(), isDigit(byte) { index += 1 }
+        }
+        _ = append(.number, start: start, length: index - start)
+    }
+
+    private mutating func scanLiteral(_ literal: StaticString, _ kind: JSONToken.Kind) throws(JSONParseFailure) {
+        let start = index
+        let length = literal.utf8CodeUnitCount
+        let pointer = literal.utf8Start
+        for offset in 0..<length {
+            guard index + offset < bytes.count, bytes[index + offset] == pointer[offset] else {
+                index += offset
+                throw invalid("invalid literal, expected '\(literal)'")
+            }
+        }
+        index += length
+        _ = append(kind, start: start, length: length)
+    }
+
+    // MARK: helpers
+
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    func invalid(_ problem: String) -> JSONParseFailure {
+        let where_ = index < bytes.count ? "at byte \(index)" : "at byte \(index) (end of input)"
+        return JSONParseFailure(kind: .invalidJSON, offset: index, message: "invalid JSON \(where_): \(problem)")
+    }
+
+    private func describeByte(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: false))"
+    }
+}

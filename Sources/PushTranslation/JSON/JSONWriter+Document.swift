@@ -1,0 +1,112 @@
+import PushModel
+
+/// Writing what comes from the input payload: its strings are copied as they are when they hold no
+/// escape (such bytes are already written as SPEC section 2 wants: no `"`, `\` or control character
+/// can appear unescaped), else decoded and escaped again the canonical way; numbers are copied as written.
+extension JSONWriter {
+    /// Writes a string of the input as a string value.
+    mutating func string(_ text: InputText, _ document: JSONDocument) {
+        separate()
+        appendQuoted(raw: document.raw(text), isEscaped: text.isEscaped)
+        needsComma = true
+    }
+
+    /// Writes a string of the input, when given, as the member `key`.
+    mutating func member(_ key: StaticString, _ text: InputText?, _ document: JSONDocument) {
+        guard let text else { return }
+        self.key(key)
+        string(text, document)
+    }
+
+    /// Writes any value of the input, members and elements in their order.
+    mutating func value(_ token: Int, _ document: JSONDocument) {
+        let item = document.tokens[token]
+        switch item.kind {
+        case .null: null()
+        case .true: bool(true)
+        case .false: bool(false)
+        case .number:
+            separate()
+            bytes.append(contentsOf: document.raw(token))
+            needsComma = true
+        case .string:
+            separate()
+            appendQuoted(raw: document.raw(token), isEscaped: item.isEscaped)
+            needsComma = true
+        case .array:
+            beginArray()
+            for element in document.elements(token) { value(element, document) }
+            endArray()
+        case .object:
+            beginObject()
+            members(of: token, document)
+            endObject()
+        }
+    }
+
+    /// Writes the members of the input object at `token` into the object being written, leaving out
+    /// those whose name `skip` accepts.
+    mutating func members(of token: Int, _ document: JSONDocument, skip: (Int) -> Bool = { _ in false }) {
+        for (name, memberValue) in document.members(token) where !skip(name) {
+            separate()
+            appendQuoted(raw: document.raw(name), isEscaped: document.tokens[name].isEscaped)
+            bytes.append(UInt8(ascii: ":"))
+            needsComma = false
+            value(memberValue, document)
+        }
+    }
+
+    /// Writes localization arguments as an array of strings.
+    mutating func locArgs(_ args: LocArgs, _ document: JSONDocument) {
+        switch args {
+        case .single(let text):
+            beginArray()
+            string(text, document)
+            endArray()
+        case .array(let array):
+            value(array.token, document)
+        }
+    }
+
+    /// Appends `"raw"`, decoding escapes and writing them again the canonical way when there are any.
+    private mutating func appendQuoted(raw: UnsafeBufferPointer<UInt8>, isEscaped: Bool) {
+        bytes.append(UInt8(ascii: "\""))
+        if isEscaped {
+            appendCanonical(raw)
+        } else {
+            bytes.append(contentsOf: raw)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendCanonical(_ raw: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        var runStart = 0
+        while index < raw.count {
+            guard raw[index] == UInt8(ascii: "\\"), index + 1 < raw.count else {
+                index += 1
+                continue
+            }
+            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart..<index])) }
+            let escape = raw[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "/"): bytes.append(escape)
+            case UInt8(ascii: "u"):
+                let (scalar, next) = JSONDocument.unicodeEscape(raw, at: index)
+                index = next
+                if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" {
+                    appendEscape(UInt8(scalar.value))
+                } else {
+                    UTF8.encode(scalar) { bytes.append($0) }
+                }
+            default:
+                // `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` are already the canonical escapes.
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(escape)
+            }
+            runStart = index
+        }
+        if runStart < raw.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart..<raw.count])) }
+    }
+}

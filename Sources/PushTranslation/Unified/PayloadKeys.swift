@@ -1,0 +1,88 @@
+/// The member names of each object of the unified payload (SPEC sections 3 and 5), for ``JSONKey`` matching.
+enum TopLevelKey: String, JSONKey {
+    case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel, card
+    case dryRun = "dry_run"
+    static let keyTable = KeyTable<Self>()
+}
+
+enum PlatformKey: String, JSONKey {
+    case ios, android
+    static let keyTable = KeyTable<Self>()
+}
+
+enum MessageKey: String, JSONKey {
+    case title, body, subtitle, priority, ttl
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CustomKey: String, JSONKey {
+    case ios_badge, ios_sound, ios_category, ios_launch_image, ios_content_available, ios_mutable_content
+    case ios_title_loc_key, ios_title_loc_args, ios_action_loc_key, ios_loc_key, ios_loc_args
+    case android_channel_id, android_click_action, android_icon, android_sound, android_led_color
+    case android_title_loc_key, android_title_loc_args, android_body_loc_key, android_body_loc_args
+    case android_body_loc_key_action, android_body_loc_key_args
+    static let keyTable = KeyTable<Self>()
+
+    /// Whether the key is one of `custom.ios_*` (used by the formats delivered by APNs).
+    var isIOS: Bool { rawValue.utf8.starts(with: "ios_".utf8) }
+}
+
+enum ActionKey: String, JSONKey {
+    case type, name, value, destructive, authentication, foreground
+    static let keyTable = KeyTable<Self>()
+}
+
+enum ExpandableKey: String, JSONKey {
+    case type, value
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CarouselKey: String, JSONKey {
+    case items, mode, layout, expanded_title, expanded_body, uri, colors
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CarouselItemKey: String, JSONKey {
+    case image, text, uri
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CarouselColorKey: String, JSONKey {
+    case title, body, background
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CardKey: String, JSONKey {
+    case size, corner_radius, content_inset, backdrop_color, dismiss_color, campaign, hero, body, actions
+    static let keyTable = KeyTable<Self>()
+}
+
+enum HeroKey: String, JSONKey {
+    case height, background, content, content_align
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CardBodyKey: String, JSONKey {
+    case background, content
+    static let keyTable = KeyTable<Self>()
+}
+
+enum BackgroundKey: String, JSONKey {
+    case type, url, color
+    static let keyTable = KeyTable<Self>()
+}
+
+enum StyledTextKey: String, JSONKey {
+    case text, color, size, align, font
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CardActionsKey: String, JSONKey {
+    case style, layout_style, background, height, top_inset, content_inset, corner_radius, buttons
+    static let keyTable = KeyTable<Self>()
+}
+
+enum CardButtonKey: String, JSONKey {
+    case background_color, border_color, border_width, content, url
+    static let keyTable = KeyTable<Self>()
+}

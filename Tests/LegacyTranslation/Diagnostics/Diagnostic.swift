@@ -1,0 +1,90 @@
+/// One problem with a payload: a code, where it is (a JSON Pointer into the input) and what to do about it.
+public struct Diagnostic: Sendable, Equatable, Comparable {
+    /// The code of SPEC section 6.
+    public var code: DiagnosticCode
+    /// A JSON Pointer (RFC 6901) into the input; `""` is the whole payload.
+    public var path: String
+    /// A message a person can act on.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(_ code: DiagnosticCode, at path: String, _ message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    /// SPEC order: by path compared by Unicode code point, then by code.
+    public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        if !lhs.path.utf8.elementsEqual(rhs.path.utf8) { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
+        return lhs.code < rhs.code
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The most bytes `pushgate-errors` or `pushgate-warnings` may take: a payload with thousands of
+    /// problems must still give a record Kafka accepts.
+    static let headerBudget = 64 * 1024
+    /// The most UTF-8 bytes of one path or message in those headers.
+    static let fieldBudget = 1024
+
+    /// The diagnostics as the compact JSON array of `pushgate-errors` / `pushgate-warnings`:
+    /// `[{"code":..,"path":..,"message":..},..]`. Past ``headerBudget`` the list stops with one more
+    /// element naming the first diagnostic left out and how many are not listed; paths and messages
+    /// longer than ``fieldBudget`` bytes are cut (marked with "...").
+    func encodedJSON() -> [UInt8] {
+        var writer = JSONWriter(capacity: Swift.min(96 * count + 2, Self.headerBudget + 2048))
+        writer.beginArray()
+        for (index, diagnostic) in enumerated() {
+            let before = writer.bytes.count
+            var element = JSONWriter(capacity: 128)
+            element.append(diagnostic, message: diagnostic.message)
+            if before + element.bytes.count + 1 > Self.headerBudget, index > 0 {
+                let omitted = count - index
+                writer.append(
+                    diagnostic,
+                    message: "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)")
+                break
+            }
+            writer.raw(element.bytes)
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+}
+
+extension JSONWriter {
+    /// Writes one diagnostic object with `message`, cutting long fields.
+    mutating func append(_ diagnostic: Diagnostic, message: String) {
+        beginObject()
+        key("code")
+        string(diagnostic.code.rawValue)
+        key("path")
+        string(Diagnostic.cut(diagnostic.path))
+        key("message")
+        string(Diagnostic.cut(message))
+        endObject()
+    }
+}
+
+extension Diagnostic {
+    /// `text` cut to at most ``Array/fieldBudget`` UTF-8 bytes at a scalar boundary, marked with "...".
+    static func cut(_ text: String) -> String {
+        let budget = [Diagnostic].fieldBudget
+        guard text.utf8.count > budget else { return text }
+        var result = ""
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if used + size > budget - 3 { break }
+            result.unicodeScalars.append(scalar)
+            used += size
+        }
+        return result + "..."
+    }
+
+    /// `PATH: MESSAGE` for `__connect.errors.exception.message`, with long fields cut.
+    var exceptionMessage: String { "\(Self.cut(path)): \(Self.cut(message))" }
+}
+
+extension Diagnostic: Error {}

@@ -1,0 +1,146 @@
+import PushModel
+
+/// Writes the `fb-card` format (SPEC 5.3): `aps`, `fb_push_payload` (with a campaign), `fb_push_card`
+/// version 1.0 in the form both the iOS and the Android card parsers read the same way, then `data`'s members.
+struct FacebookCardEmitter: Emitter {
+    let format = OutputFormat.fbCard
+    private static let reserved = ReservedKeys(names: ["aps", "fb_push_card", "fb_push_payload"], prefix: nil)
+    /// Written when no backdrop color is given: Android refuses a card without one.
+    static let defaultBackdropColor = "#00000000"
+    /// Written when styled text has no color: Android would draw it transparent.
+    static let defaultTextColor = "#000000FF"
+
+    func emit(_ notification: PushNotification) -> Emission {
+        var errors = Self.reserved.check(notification.data, format: format)
+        if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
+        guard errors.isEmpty, let card = notification.card else { return Emission(value: [], errors: errors, warnings: []) }
+        var writer = JSONWriter(capacity: 1024)
+        writer.beginObject()
+        APSWriter.write(notification, variant: .standard, into: &writer)
+        if let campaign = card.campaign {
+            writer.key("fb_push_payload")
+            writer.beginObject()
+            writer.key("campaign")
+            writer.string(campaign)
+            writer.endObject()
+        }
+        writer.key("fb_push_card")
+        writeCard(card, message: notification.message, into: &writer)
+        writer.members(notification.data.members)
+        writer.endObject()
+        if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
+            return Emission(value: [], errors: [tooLarge], warnings: [])
+        }
+        return Emission(value: writer.bytes, errors: [], warnings: [])
+    }
+
+    private func writeCard(_ card: Card, message: Message, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("version")
+        writer.string("1.0")
+        writer.key("size")
+        writer.string(card.size.rawValue)
+        writeNumber("cornerRadius", card.cornerRadius, &writer)
+        writeNumber("contentInset", card.contentInset, &writer)
+        writer.key("backdropColor")
+        writer.string(card.backdropColor ?? Self.defaultBackdropColor)
+        APSWriter.writeOptional("dismissColor", card.dismissColor, &writer)
+        if message.title != nil || message.body != nil {
+            writer.key("alert")
+            writer.beginObject()
+            APSWriter.writeOptional("title", message.title, &writer)
+            APSWriter.writeOptional("body", message.body, &writer)
+            writer.endObject()
+        }
+        if let hero = card.hero {
+            writer.key("hero")
+            writer.beginObject()
+            writeNumber("height", hero.height, &writer)
+            writer.key("background")
+            writeBackground(hero.background, &writer)
+            writeStyledText("content", hero.content, &writer)
+            APSWriter.writeOptional("contentAlign", hero.contentAlign?.rawValue, &writer)
+            writer.endObject()
+        }
+        if let body = card.body {
+            writer.key("body")
+            writer.beginObject()
+            writer.key("background")
+            writeBackground(body.background, &writer)
+            writeStyledText("content", body.content, &writer)
+            writer.endObject()
+        }
+        if let actions = card.actions { writeActions(actions, &writer) }
+        writer.endObject()
+    }
+
+    private func writeActions(_ actions: Card.Actions, _ writer: inout JSONWriter) {
+        writer.key("actions")
+        writer.beginObject()
+        APSWriter.writeOptional("style", actions.style?.rawValue, &writer)
+        APSWriter.writeOptional("layoutStyle", actions.layoutStyle?.rawValue, &writer)
+        if let background = actions.background {
+            writer.key("background")
+            writeBackground(background, &writer)
+        }
+        writeNumber("height", actions.height, &writer)
+        writeNumber("topInset", actions.topInset, &writer)
+        writeNumber("contentInset", actions.contentInset, &writer)
+        writeNumber("cornerRadius", actions.cornerRadius, &writer)
+        writer.key("actions")
+        writer.beginArray()
+        for button in actions.buttons {
+            writer.beginObject()
+            APSWriter.writeOptional("backgroundColor", button.backgroundColor, &writer)
+            APSWriter.writeOptional("borderColor", button.borderColor, &writer)
+            writeNumber("borderWidth", button.borderWidth, &writer)
+            writeStyledText("content", button.content, &writer)
+            APSWriter.writeOptional("url", button.url, &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    private func writeBackground(_ background: Card.Background, _ writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("_type")
+        switch background {
+        case .image(let url):
+            writer.string("Image")
+            writer.key("url")
+            writer.string(url)
+        case .gif(let url):
+            writer.string("GIF")
+            writer.key("url")
+            writer.string(url)
+        case .color(let color):
+            writer.string("Color")
+            writer.key("rgbaHex")
+            writer.string(color)
+        }
+        writer.endObject()
+    }
+
+    private func writeStyledText(_ key: StaticString, _ text: Card.StyledText?, _ writer: inout JSONWriter) {
+        guard let text else { return }
+        writer.key(key)
+        writer.beginObject()
+        writer.key("_type")
+        writer.string("StyledText")
+        writer.key("text")
+        writer.string(text.text)
+        writer.key("color")
+        writer.string(text.color ?? Self.defaultTextColor)
+        writeNumber("size", text.size, &writer)
+        APSWriter.writeOptional("align", text.align?.rawValue, &writer)
+        APSWriter.writeOptional("font", text.font, &writer)
+        writer.endObject()
+    }
+
+    private func writeNumber(_ key: StaticString, _ number: JSONNumber?, _ writer: inout JSONWriter) {
+        guard let number else { return }
+        writer.key(key)
+        writer.number(number)
+    }
+}

@@ -1,0 +1,132 @@
+import PushModel
+
+/// The canonical intermediate representation of one valid unified payload: everything the emitters
+/// of all four formats need, already checked and normalized (defaults applied, aliases resolved).
+public struct PushNotification: Sendable, Equatable {
+    /// The payload's `id`, when it was given and valid.
+    public var id: String?
+    /// The formats to produce, in SPEC record order.
+    public var formats: [OutputFormat]
+    /// Whether outputs are marked `pushgate-dry-run: true`.
+    public var dryRun: Bool
+    /// The visible text and its delivery options.
+    public var message: Message
+    /// iOS (APNs) options from `custom.ios_*`, `collapse_id` and `thread_id`.
+    public var ios: IOSOptions
+    /// Android options from `custom.android_*` (no format uses them yet).
+    public var android: AndroidOptions
+    /// The default tap action.
+    public var action: NotificationAction?
+    /// The buttons, 1...3 when given.
+    public var actions: [NotificationAction]?
+    /// The Android expanded view.
+    public var expandable: Expandable?
+    /// The Adobe carousel template.
+    public var carousel: Carousel?
+    /// The Facebook in-app card.
+    public var card: Card?
+    /// Custom developer data, copied into every format after the format's own keys.
+    public var data: JSONObject
+
+    /// Creates a notification with nothing set but the formats.
+    public init(formats: [OutputFormat] = []) {
+        self.id = nil
+        self.formats = formats
+        self.dryRun = false
+        self.message = Message()
+        self.ios = IOSOptions()
+        self.android = AndroidOptions()
+        self.action = nil
+        self.actions = nil
+        self.expandable = nil
+        self.carousel = nil
+        self.card = nil
+        self.data = JSONObject()
+    }
+}
+
+/// Delivery priority of a notification.
+public enum MessagePriority: String, Sendable, Equatable {
+    /// `normal`: APNs priority 5.
+    case normal
+    /// `high`: APNs priority 10.
+    case high
+}
+
+/// The visible text of a notification and its delivery options.
+public struct Message: Sendable, Equatable {
+    /// The title.
+    public var title: String?
+    /// The subtitle (iOS).
+    public var subtitle: String?
+    /// The body.
+    public var body: String?
+    /// The priority. Default: `normal`.
+    public var priority: MessagePriority = .normal
+    /// Time to live in seconds, 0...2,419,200. Default: 2,419,200 (four weeks).
+    public var ttlSeconds: Int64 = Message.defaultTTLSeconds
+
+    /// The default and largest time to live, four weeks in seconds.
+    public static let defaultTTLSeconds: Int64 = 2_419_200
+
+    /// Creates an empty message with the defaults.
+    public init() {}
+}
+
+/// iOS options of a notification.
+public struct IOSOptions: Sendable, Equatable {
+    /// `aps.badge`, the number as written in the input.
+    public var badge: JSONNumber?
+    /// `aps.sound`.
+    public var sound: String?
+    /// `aps.category`.
+    public var category: String?
+    /// `aps.alert.launch-image`.
+    public var launchImage: String?
+    /// Whether `aps.content-available: 1` is written.
+    public var contentAvailable: Bool = false
+    /// Whether `aps.mutable-content: 1` is written.
+    public var mutableContent: Bool = false
+    /// `aps.alert.title-loc-key`.
+    public var titleLocKey: String?
+    /// `aps.alert.title-loc-args`.
+    public var titleLocArgs: [String]?
+    /// `aps.alert.action-loc-key`.
+    public var actionLocKey: String?
+    /// `aps.alert.loc-key`.
+    public var locKey: String?
+    /// `aps.alert.loc-args`.
+    public var locArgs: [String]?
+    /// `aps.thread-id`.
+    public var threadID: String?
+    /// The `apns-collapse-id` header.
+    public var collapseID: String?
+
+    /// Creates options with nothing set.
+    public init() {}
+}
+
+/// Android options of a notification, kept for an Android transport format.
+public struct AndroidOptions: Sendable, Equatable {
+    /// `android_channel_id`.
+    public var channelID: String?
+    /// `android_click_action`.
+    public var clickAction: String?
+    /// `android_icon`.
+    public var icon: String?
+    /// `android_sound`.
+    public var sound: String?
+    /// `android_led_color`, `#RRGGBB` as given.
+    public var ledColor: String?
+    /// `android_title_loc_key`.
+    public var titleLocKey: String?
+    /// `android_title_loc_args`.
+    public var titleLocArgs: [String]?
+    /// `android_body_loc_key` (or its alias `android_body_loc_key_action`).
+    public var bodyLocKey: String?
+    /// `android_body_loc_args` (or its alias `android_body_loc_key_args`).
+    public var bodyLocArgs: [String]?
+
+    /// Creates options with nothing set.
+    public init() {}
+}

@@ -1,0 +1,110 @@
+import PushModel
+
+/// Builds output records and dead letters with the headers of SPEC sections 1 and 6.
+struct RecordBuilder {
+    let record: InputRecord
+    let configuration: TranslatorConfiguration
+
+    /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
+    /// (names compared ASCII case-insensitively).
+    let forwardedHeaders: [RecordHeader]
+    /// `TOPIC:PARTITION:OFFSET` of the input record.
+    let sourceReference: String
+    /// The same, as header bytes (shared by every record of this input).
+    let sourceBytes: [UInt8]
+
+    init(record: InputRecord, configuration: TranslatorConfiguration) {
+        self.record = record
+        self.configuration = configuration
+        self.forwardedHeaders = record.headers.filter { !Self.isOwnHeader($0.name) }
+        self.sourceReference = record.sourceReference
+        self.sourceBytes = Array(sourceReference.utf8)
+    }
+
+    static func isOwnHeader(_ name: String) -> Bool {
+        hasPrefixIgnoringASCIICase(name, "pushgate-") || hasPrefixIgnoringASCIICase(name, "apns-")
+            || hasPrefixIgnoringASCIICase(name, "__connect.errors.")
+    }
+
+    /// Whether `name` starts with the lower-case ASCII `prefix`, comparing ASCII letters case-insensitively.
+    private static func hasPrefixIgnoringASCIICase(_ name: String, _ prefix: StaticString) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
+        var position = utf8.startIndex
+        for offset in 0..<prefix.utf8CodeUnitCount {
+            var byte = utf8[position]
+            if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+            if byte != prefix.utf8Start[offset] { return false }
+            position = utf8.index(after: position)
+        }
+        return true
+    }
+
+    func output(
+        format: OutputFormat, value: [UInt8], notification: PushNotification, warnings: [Diagnostic], timestampMs: Int64
+    ) -> OutputRecord {
+        var headers = forwardedHeaders
+        headers.reserveCapacity(forwardedHeaders.count + 9)
+        headers.append(RecordHeader(name: "pushgate-id", value: notification.id.map { Array($0.utf8) } ?? sourceBytes))
+        headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
+        headers.append(RecordHeader(name: "pushgate-source", value: sourceBytes))
+        if notification.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
+        if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
+        if format.isDeliveredByAPNs {
+            let background = APSWriter.isBackground(notification)
+            headers.append(RecordHeader(name: "apns-push-type", value: background ? HeaderText.background : HeaderText.alert))
+            let high = !background && notification.message.priority == .high
+            headers.append(RecordHeader(name: "apns-priority", value: high ? HeaderText.ten : HeaderText.five))
+            headers.append(RecordHeader(name: "apns-expiration", text: String(expiration(notification, timestampMs))))
+            if let collapseID = notification.ios.collapseID {
+                headers.append(RecordHeader(name: "apns-collapse-id", text: collapseID))
+            }
+        }
+        return OutputRecord(
+            topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
+    }
+
+    /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
+    private func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
+        let ttl = notification.message.ttlSeconds
+        guard ttl != 0 else { return 0 }
+        // Floor division that cannot overflow, even for Int64.min.
+        let (quotient, remainder) = timestampMs.quotientAndRemainder(dividingBy: 1000)
+        let seconds = remainder < 0 ? quotient - 1 : quotient
+        return seconds + ttl
+    }
+
+    func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {
+        var headers = forwardedHeaders
+        headers.append(RecordHeader(name: "__connect.errors.topic", text: record.topic))
+        headers.append(RecordHeader(name: "__connect.errors.partition", text: String(record.partition)))
+        headers.append(RecordHeader(name: "__connect.errors.offset", text: String(record.offset)))
+        headers.append(RecordHeader(name: "__connect.errors.stage", text: stage.rawValue))
+        if let first = errors.first {
+            headers.append(RecordHeader(name: "__connect.errors.exception.class.name", text: first.code.rawValue))
+            headers.append(RecordHeader(name: "__connect.errors.exception.message", text: first.exceptionMessage))
+        }
+        headers.append(RecordHeader(name: "pushgate-id", text: id ?? sourceReference))
+        if let format { headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue)) }
+        headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
+        return OutputRecord(
+            topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
+    }
+
+    /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
+    func report(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> DeadLetterReport {
+        DeadLetterReport(stage: stage, format: format, errors: errors, id: id ?? sourceReference, source: sourceReference)
+    }
+}
+
+/// Header values pushgate writes often, encoded once.
+enum HeaderText {
+    static let `true` = Array("true".utf8)
+    static let alert = Array("alert".utf8)
+    static let background = Array("background".utf8)
+    static let five = Array("5".utf8)
+    static let ten = Array("10".utf8)
+    static let formats: [[UInt8]] = OutputFormat.allCases.map { Array($0.rawValue.utf8) }
+
+    static func format(_ format: OutputFormat) -> [UInt8] { formats[format.order] }
+}

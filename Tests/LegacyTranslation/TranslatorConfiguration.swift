@@ -1,0 +1,38 @@
+import PushModel
+
+/// What a ``Translator`` needs to know besides the record: topic names, limits and leniency.
+public struct TranslatorConfiguration: Sendable, Equatable {
+    /// Whether unknown fields are warnings instead of errors. Default: `false`.
+    public var lenient: Bool
+    /// The largest payload accepted, in bytes; larger is `too_large`. Default: 1 MiB (1,048,576).
+    public var maxPayloadBytes: Int
+    /// The output topic of each format. Default: the names of SPEC section 1 (`push.apns`, ...).
+    public var topics: [OutputFormat: String]
+    /// The dead-letter topic. Default: `push.dlq`.
+    public var deadLetterTopic: String
+
+    /// The default input topic name, `push.unified`.
+    public static let defaultInputTopic = "push.unified"
+    /// The default dead-letter topic name, `push.dlq`.
+    public static let defaultDeadLetterTopic = "push.dlq"
+    /// The default payload limit, 1 MiB.
+    public static let defaultMaxPayloadBytes = 1_048_576
+
+    /// Creates a configuration; every argument has the documented default.
+    public init(
+        lenient: Bool = false,
+        maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes,
+        topics: [OutputFormat: String] = [:],
+        deadLetterTopic: String = TranslatorConfiguration.defaultDeadLetterTopic
+    ) {
+        self.lenient = lenient
+        self.maxPayloadBytes = maxPayloadBytes
+        var all: [OutputFormat: String] = [:]
+        for format in OutputFormat.allCases { all[format] = topics[format] ?? format.defaultTopic }
+        self.topics = all
+        self.deadLetterTopic = deadLetterTopic
+    }
+
+    /// The topic records of `format` go to.
+    public func topic(for format: OutputFormat) -> String { topics[format] ?? format.defaultTopic }
+}
