@@ -23,12 +23,14 @@ enum PayloadLimit {
     /// 4096 bytes.
     static let bytes = 4096
 
-    /// `payload_too_large` when `value` is over the limit.
-    static func check(_ value: [UInt8], format: OutputFormat) -> Diagnostic? {
-        guard value.count > bytes else { return nil }
-        return Diagnostic(
+    /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
+    /// (copied out of the writer) with `warnings`.
+    static func emission(_ writer: borrowing JSONWriter, format: OutputFormat, warnings: @autoclosure () -> [Diagnostic] = []) -> Emission {
+        guard writer.count > bytes else { return Emission(value: writer.bytes, errors: [], warnings: warnings()) }
+        let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
-            "the \(format.rawValue) payload would be \(value.count) bytes; the limit is \(bytes). Shorten the text or data")
+            "the \(format.rawValue) payload would be \(writer.count) bytes; the limit is \(bytes). Shorten the text or data")
+        return Emission(value: [], errors: [tooLarge], warnings: [])
     }
 }
 

@@ -4,7 +4,14 @@ extension JSONScanner {
     mutating func scanString() throws(JSONParseFailure) {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Eight bytes at a time while none is a quote, a backslash or a control character.
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count,
+                !Self.hasQuoteBackslashOrControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -32,6 +39,20 @@ extension JSONScanner {
             }
         }
         throw invalid("unterminated string")
+    }
+
+    /// Whether any byte of `word` is `"`, `\` or below 0x20 (bit tricks: a byte's high bit is set in
+    /// each test's result exactly where the test holds, or after such a byte).
+    @inline(__always)
+    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl) != 0
     }
 
     private mutating func appendString(start: Int, isEscaped: Bool) {

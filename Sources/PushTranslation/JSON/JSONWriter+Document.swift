@@ -27,7 +27,7 @@ extension JSONWriter {
         case .false: bool(false)
         case .number:
             separate()
-            bytes.append(contentsOf: document.raw(token))
+            append(document.raw(token))
             needsComma = true
         case .string:
             separate()
@@ -50,7 +50,7 @@ extension JSONWriter {
         for (name, memberValue) in document.members(token) where !skip(name) {
             separate()
             appendQuoted(raw: document.raw(name), isEscaped: document.tokens[name].isEscaped)
-            bytes.append(UInt8(ascii: ":"))
+            append(UInt8(ascii: ":"))
             needsComma = false
             value(memberValue, document)
         }
@@ -70,13 +70,13 @@ extension JSONWriter {
 
     /// Appends `"raw"`, decoding escapes and writing them again the canonical way when there are any.
     private mutating func appendQuoted(raw: UnsafeBufferPointer<UInt8>, isEscaped: Bool) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         if isEscaped {
             appendCanonical(raw)
         } else {
-            bytes.append(contentsOf: raw)
+            append(raw)
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func appendCanonical(_ raw: UnsafeBufferPointer<UInt8>) {
@@ -87,26 +87,26 @@ extension JSONWriter {
                 index += 1
                 continue
             }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart..<index])) }
+            if runStart < index { append(UnsafeBufferPointer(rebasing: raw[runStart..<index])) }
             let escape = raw[index + 1]
             index += 2
             switch escape {
-            case UInt8(ascii: "/"): bytes.append(escape)
+            case UInt8(ascii: "/"): append(escape)
             case UInt8(ascii: "u"):
                 let (scalar, next) = JSONDocument.unicodeEscape(raw, at: index)
                 index = next
                 if scalar.value < 0x20 || scalar == "\"" || scalar == "\\" {
                     appendEscape(UInt8(scalar.value))
                 } else {
-                    UTF8.encode(scalar) { bytes.append($0) }
+                    UTF8.encode(scalar) { append($0) }
                 }
             default:
                 // `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` are already the canonical escapes.
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(escape)
+                append(UInt8(ascii: "\\"))
+                append(escape)
             }
             runStart = index
         }
-        if runStart < raw.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: raw[runStart..<raw.count])) }
+        if runStart < raw.count { append(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count])) }
     }
 }

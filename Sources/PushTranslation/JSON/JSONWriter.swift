@@ -3,81 +3,158 @@ import PushModel
 /// Writes compact JSON into a byte buffer: no insignificant white space, only the escapes JSON requires
 /// (`\"`, `\\`, and control characters as `\n \r \t \b \f` or `\u00xx`), `/` and non-ASCII raw,
 /// numbers as given. Commas are placed automatically between members and elements.
-public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public internal(set) var bytes: [UInt8]
+///
+/// The buffer is raw memory the writer owns (or borrows from ``withScratch(_:)``): appending is a bounds
+/// check and a copy, which is what makes the emitters fast. Not copyable: one writer, one buffer.
+public struct JSONWriter: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes written so far.
+    public private(set) var count = 0
+    /// Whether `start` must be freed by this writer (false while it is the thread's scratch buffer).
+    private var owned: Bool
     var needsComma = false
 
-    /// Creates a writer with room for `capacity` bytes.
+    /// Creates a writer with room for `capacity` bytes (it grows as needed).
     public init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = Swift.max(capacity, 16)
+        start = .allocate(capacity: self.capacity)
+        owned = true
+    }
+
+    private init(borrowing start: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.start = start
+        self.capacity = capacity
+        owned = false
+    }
+
+    deinit { if owned { start.deallocate() } }
+
+    /// The bytes written so far, as a new array.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+    /// Calls `body` with a writer over this thread's reusable buffer (nothing allocated once it has grown
+    /// to the outputs' size). Take what was written with ``bytes`` before returning.
+    static func withScratch<Result>(_ body: (inout JSONWriter) -> Result) -> Result {
+        ScratchBytes.with { buffer in
+            var writer = JSONWriter(borrowing: buffer.start, capacity: buffer.capacity)
+            let result = body(&writer)
+            let (start, capacity, owned) = writer.release()
+            if owned {
+                buffer.start.deallocate()
+                buffer.start = start
+                buffer.capacity = capacity
+            }
+            return result
+        }
+    }
+
+    private consuming func release() -> (UnsafeMutablePointer<UInt8>, Int, Bool) {
+        let result = (start, capacity, owned)
+        discard self
+        return result
+    }
+
+    /// Makes room for `additional` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ additional: Int) {
+        if count + additional > capacity { grow(count + additional) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.update(from: start, count: count)
+        if owned { start.deallocate() }
+        start = newStart
+        capacity = newCapacity
+        owned = true
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    /// Appends bytes as they are.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (start + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends two bytes.
+    @inline(__always)
+    mutating func append(_ first: UInt8, _ second: UInt8) {
+        reserve(2)
+        start[count] = first
+        start[count + 1] = second
+        count += 2
     }
 
     /// Starts an object (a value).
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Ends an object.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Starts an array (a value).
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Ends an array.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes a member name; the next call writes its value.
     public mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = false
-    }
-
-    /// Writes a member name given at run time; the next call writes its value.
-    public mutating func key(_ name: String) {
-        separate()
-        appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: "\""))
+        append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a string value.
     public mutating func string(_ text: String) {
         separate()
-        appendQuoted(text)
+        var text = text
+        text.withUTF8 { appendQuoted($0) }
         needsComma = true
     }
 
     /// Writes a string value known at compile time (no escaping needed).
-    public mutating func string(_ text: StaticString) {
+    public mutating func literal(_ text: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// Writes a number exactly as it was written in the input.
     public mutating func number(_ number: JSONNumber) {
         separate()
-        bytes.append(contentsOf: number.text.utf8)
+        var text = number.text
+        text.withUTF8 { append($0) }
         needsComma = true
     }
 
@@ -90,10 +167,10 @@ public struct JSONWriter: Sendable {
 
     /// Appends the decimal digits of `value` (no allocation).
     mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
-        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+        let length = withUnsafeMutableBytes(of: &digits) { buffer in
             var position = buffer.count
             repeat {
                 position -= 1
@@ -102,12 +179,14 @@ public struct JSONWriter: Sendable {
             } while magnitude > 0
             return buffer.count - position
         }
-        withUnsafeBytes(of: &digits) { buffer in bytes.append(contentsOf: buffer[(buffer.count - count)...]) }
+        withUnsafeBytes(of: &digits) { buffer in
+            append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[(buffer.count - length)...]))
+        }
     }
 
     /// Appends the bytes of a compile-time string as they are.
     mutating func appendStatic(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes `true` or `false`.
@@ -127,7 +206,7 @@ public struct JSONWriter: Sendable {
     /// Appends already-encoded JSON (a complete value) as the next value.
     public mutating func raw(_ json: [UInt8]) {
         separate()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { append($0) }
         needsComma = true
     }
 
@@ -135,46 +214,40 @@ public struct JSONWriter: Sendable {
 
     /// Writes `,` when a value or member came before in the current container.
     mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
     }
 
-    private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for position in 0..<utf8.count {
-                let byte = utf8[position]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < position {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
-                }
-                appendEscape(byte)
-                runStart = position + 1
-            }
-            if runStart < utf8.count {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-            }
+    /// Appends `"text"` with the escapes JSON requires.
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        var runStart = 0
+        for position in 0..<utf8.count {
+            let byte = utf8[position]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < position { append(UnsafeBufferPointer(rebasing: utf8[runStart..<position])) }
+            appendEscape(byte)
+            runStart = position + 1
         }
-        bytes.append(UInt8(ascii: "\""))
+        if runStart < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
+        append(UInt8(ascii: "\""))
     }
 
     mutating func appendEscape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+        case 0x0A: append(UInt8(ascii: "n"))
+        case 0x0D: append(UInt8(ascii: "r"))
+        case 0x09: append(UInt8(ascii: "t"))
+        case 0x08: append(UInt8(ascii: "b"))
+        case 0x0C: append(UInt8(ascii: "f"))
         default:
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(Self.lowerHex(byte >> 4))
-            bytes.append(Self.lowerHex(byte & 0x0F))
+            append(UInt8(ascii: "u"))
+            append(UInt8(ascii: "0"))
+            append(UInt8(ascii: "0"))
+            append(Self.lowerHex(byte >> 4))
+            append(Self.lowerHex(byte & 0x0F))
         }
     }
 }

@@ -14,9 +14,13 @@ enum ScratchTokens {
     /// The largest array kept between translations, in tokens (1 MiB of tokens).
     static let retainedCapacity = 1 << 16
 
-    private final class Scratch {
+    fileprivate final class Scratch {
         var tokens = ContiguousArray<JSONToken>()
         var inUse = false
+        var bytes = ScratchBytes.Buffer(start: .allocate(capacity: 4096), capacity: 4096)
+        var bytesInUse = false
+
+        deinit { bytes.start.deallocate() }
     }
 
     private static let key: pthread_key_t = {
@@ -28,8 +32,8 @@ enum ScratchTokens {
         return key
     }()
 
-    /// Calls `body` with this thread's token array (a fresh one if it is already in use).
-    static func with<Result>(_ body: (inout ContiguousArray<JSONToken>) -> Result) -> Result {
+    /// This thread's scratch storage.
+    fileprivate static func current() -> Scratch {
         let scratch: Scratch
         if let pointer = pthread_getspecific(key),
             let existing = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? Scratch
@@ -39,6 +43,12 @@ enum ScratchTokens {
             scratch = Scratch()
             pthread_setspecific(key, Unmanaged<AnyObject>.passRetained(scratch).toOpaque())
         }
+        return scratch
+    }
+
+    /// Calls `body` with this thread's token array (a fresh one if it is already in use).
+    static func with<Result>(_ body: (inout ContiguousArray<JSONToken>) -> Result) -> Result {
+        let scratch = current()
         guard !scratch.inUse else {
             var tokens = ContiguousArray<JSONToken>()
             return body(&tokens)
@@ -49,5 +59,29 @@ enum ScratchTokens {
             if scratch.tokens.capacity > retainedCapacity { scratch.tokens = [] }
         }
         return body(&scratch.tokens)
+    }
+}
+
+/// A byte buffer kept per thread for ``JSONWriter/withScratch(_:)``: emitters write into it and copy
+/// the finished value out, so that writing allocates only the value itself.
+enum ScratchBytes {
+    /// Raw memory owned by the thread's scratch.
+    struct Buffer {
+        var start: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+    }
+
+    /// Calls `body` with this thread's buffer (a fresh one if it is already in use); `body` may replace
+    /// it by a larger one, freeing the old.
+    static func with<Result>(_ body: (inout Buffer) -> Result) -> Result {
+        let scratch = ScratchTokens.current()
+        guard !scratch.bytesInUse else {
+            var buffer = Buffer(start: .allocate(capacity: 4096), capacity: 4096)
+            defer { buffer.start.deallocate() }
+            return body(&buffer)
+        }
+        scratch.bytesInUse = true
+        defer { scratch.bytesInUse = false }
+        return body(&scratch.bytes)
     }
 }

@@ -33,8 +33,9 @@ struct RecordBuilder {
 
     /// The header values shared by the outputs of `notification`.
     func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64) -> OutputHeaders {
-        var source = Array(record.topic.utf8)
-        source.reserveCapacity(source.count + 24)
+        var source: [UInt8] = []
+        source.reserveCapacity(record.topic.utf8.count + 24)
+        source.append(contentsOf: record.topic.utf8)
         source.append(UInt8(ascii: ":"))
         appendDecimal(Int64(record.partition), to: &source)
         source.append(UInt8(ascii: ":"))
@@ -51,11 +52,9 @@ struct RecordBuilder {
             expiration: expiration, collapseID: collapseID.map { Array($0.utf8) })
     }
 
+    /// Appends the decimal digits of `value` (a string of at most 20 digits: stored inline, not allocated).
     private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        var writer = JSONWriter(capacity: 0)
-        swap(&writer.bytes, &bytes)
-        writer.appendDecimal(value)
-        swap(&writer.bytes, &bytes)
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     static func isOwnHeader(_ name: String) -> Bool {

@@ -24,7 +24,14 @@ enum CustomKey: String, JSONKey {
     static let keyTable = KeyTable<Self>()
 
     /// Whether the key is one of `custom.ios_*` (used by the formats delivered by APNs).
-    var isIOS: Bool { rawValue.utf8.starts(with: "ios_".utf8) }
+    var isIOS: Bool {
+        switch self {
+        case .ios_badge, .ios_sound, .ios_category, .ios_launch_image, .ios_content_available, .ios_mutable_content,
+            .ios_title_loc_key, .ios_title_loc_args, .ios_action_loc_key, .ios_loc_key, .ios_loc_args:
+            true
+        default: false
+        }
+    }
 }
 
 enum ActionKey: String, JSONKey {

@@ -69,7 +69,7 @@ enum APSWriter {
         writer.member("thread-id", ios.threadID, document)
         if let category = variant.fixedCategory {
             writer.key("category")
-            writer.string(category)
+            writer.literal(category)
         } else {
             writer.member("category", ios.category, document)
         }

@@ -20,45 +20,43 @@ struct AdobeCarouselEmitter: Emitter {
         guard errors.isEmpty, let carousel = notification.carousel else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        var writer = JSONWriter(capacity: document.bytes.count + 512)
-        writer.beginObject()
-        APSWriter.write(notification, variant: .adobe, document, into: &writer)
-        writer.key("adb_version")
-        writer.string("1.0")
-        writer.key("adb_template_type")
-        writer.string("car")
-        writer.member("adb_title_ex", carousel.expandedTitle, document)
-        writer.member("adb_body_ex", carousel.expandedBody, document)
-        if let uri = carousel.uri {
-            writer.member("adb_uri", uri, document)
-        } else if let value = urlActionValue(notification.action) {
-            writer.key("adb_uri")
-            writer.value(value.token, document)
-        }
-        writer.key("adb_car_mode")
-        writer.string(carousel.mode.rawValue)
-        writer.key("adb_car_layout")
-        writer.string(carousel.layout.rawValue)
-        writer.key("adb_items")
-        writer.beginArray()
-        for item in carousel.items {
+        return JSONWriter.withScratch { writer in
             writer.beginObject()
-            writer.key("img")
-            writer.string(item.image, document)
-            writer.member("txt", item.text, document)
-            writer.member("uri", item.uri, document)
+            APSWriter.write(notification, variant: .adobe, document, into: &writer)
+            writer.key("adb_version")
+            writer.literal("1.0")
+            writer.key("adb_template_type")
+            writer.literal("car")
+            writer.member("adb_title_ex", carousel.expandedTitle, document)
+            writer.member("adb_body_ex", carousel.expandedBody, document)
+            if let uri = carousel.uri {
+                writer.member("adb_uri", uri, document)
+            } else if let value = urlActionValue(notification.action) {
+                writer.key("adb_uri")
+                writer.value(value.token, document)
+            }
+            writer.key("adb_car_mode")
+            writer.string(carousel.mode.rawValue)
+            writer.key("adb_car_layout")
+            writer.string(carousel.layout.rawValue)
+            writer.key("adb_items")
+            writer.beginArray()
+            for item in carousel.items {
+                writer.beginObject()
+                writer.key("img")
+                writer.string(item.image, document)
+                writer.member("txt", item.text, document)
+                writer.member("uri", item.uri, document)
+                writer.endObject()
+            }
+            writer.endArray()
+            APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
+            APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
+            APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
+            writer.data(notification.data, document)
             writer.endObject()
+            return PayloadLimit.emission(writer, format: format, warnings: warnings(notification, document))
         }
-        writer.endArray()
-        APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
-        APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
-        APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
-        writer.data(notification.data, document)
-        writer.endObject()
-        if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
-            return Emission(value: [], errors: [tooLarge], warnings: [])
-        }
-        return Emission(value: writer.bytes, errors: [], warnings: warnings(notification, document))
     }
 
     /// The value of a `url` tap action (validated as a string).

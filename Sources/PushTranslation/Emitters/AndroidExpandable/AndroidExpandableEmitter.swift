@@ -14,37 +14,35 @@ struct AndroidExpandableEmitter: Emitter {
         guard errors.isEmpty, let body = notification.message.body else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        var writer = JSONWriter(capacity: document.bytes.count + 256)
-        writer.beginObject()
-        writer.key("alert")
-        writer.beginObject()
-        writer.member("subject", notification.message.title, document)
-        writer.key("message")
-        writer.string(body, document)
-        if let action = notification.action {
-            writer.key("notification-action")
-            ActionWriter.write(action, document, into: &writer)
-        }
-        if notification.expandable != nil || notification.actions != nil {
-            let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
-            writer.key("expandable")
+        return JSONWriter.withScratch { writer in
             writer.beginObject()
-            writer.key("type")
-            writer.string(expandable.kind.rawValue)
-            writer.key("value")
-            writer.string(expandable.value, document)
-            if let actions = notification.actions {
-                writer.key("expandable-actions")
-                ActionWriter.writeArray(actions, document, into: &writer)
+            writer.key("alert")
+            writer.beginObject()
+            writer.member("subject", notification.message.title, document)
+            writer.key("message")
+            writer.string(body, document)
+            if let action = notification.action {
+                writer.key("notification-action")
+                ActionWriter.write(action, document, into: &writer)
+            }
+            if notification.expandable != nil || notification.actions != nil {
+                let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
+                writer.key("expandable")
+                writer.beginObject()
+                writer.key("type")
+                writer.string(expandable.kind.rawValue)
+                writer.key("value")
+                writer.string(expandable.value, document)
+                if let actions = notification.actions {
+                    writer.key("expandable-actions")
+                    ActionWriter.writeArray(actions, document, into: &writer)
+                }
+                writer.endObject()
             }
             writer.endObject()
+            writer.data(notification.data, document)
+            writer.endObject()
+            return PayloadLimit.emission(writer, format: format)
         }
-        writer.endObject()
-        writer.data(notification.data, document)
-        writer.endObject()
-        if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
-            return Emission(value: [], errors: [tooLarge], warnings: [])
-        }
-        return Emission(value: writer.bytes, errors: [], warnings: [])
     }
 }

@@ -14,30 +14,28 @@ struct FacebookCardEmitter: Emitter {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else { return Emission(value: [], errors: errors, warnings: []) }
-        var writer = JSONWriter(capacity: document.bytes.count + 512)
-        writer.beginObject()
-        APSWriter.write(notification, variant: .standard, document, into: &writer)
-        if let campaign = card.campaign {
-            writer.key("fb_push_payload")
+        return JSONWriter.withScratch { writer in
             writer.beginObject()
-            writer.key("campaign")
-            writer.string(campaign, document)
+            APSWriter.write(notification, variant: .standard, document, into: &writer)
+            if let campaign = card.campaign {
+                writer.key("fb_push_payload")
+                writer.beginObject()
+                writer.key("campaign")
+                writer.string(campaign, document)
+                writer.endObject()
+            }
+            writer.key("fb_push_card")
+            writeCard(card, message: notification.message, document, into: &writer)
+            writer.data(notification.data, document)
             writer.endObject()
+            return PayloadLimit.emission(writer, format: format)
         }
-        writer.key("fb_push_card")
-        writeCard(card, message: notification.message, document, into: &writer)
-        writer.data(notification.data, document)
-        writer.endObject()
-        if let tooLarge = PayloadLimit.check(writer.bytes, format: format) {
-            return Emission(value: [], errors: [tooLarge], warnings: [])
-        }
-        return Emission(value: writer.bytes, errors: [], warnings: [])
     }
 
     private func writeCard(_ card: Card, message: Message, _ document: JSONDocument, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("version")
-        writer.string("1.0")
+        writer.literal("1.0")
         writer.key("size")
         writer.string(card.size.rawValue)
         writeNumber("cornerRadius", card.cornerRadius, &writer)
@@ -107,15 +105,15 @@ struct FacebookCardEmitter: Emitter {
         writer.key("_type")
         switch background {
         case .image(let url):
-            writer.string("Image")
+            writer.literal("Image")
             writer.key("url")
             writer.string(url, document)
         case .gif(let url):
-            writer.string("GIF")
+            writer.literal("GIF")
             writer.key("url")
             writer.string(url, document)
         case .color(let color):
-            writer.string("Color")
+            writer.literal("Color")
             writer.key("rgbaHex")
             writer.string(color)
         }
@@ -127,7 +125,7 @@ struct FacebookCardEmitter: Emitter {
         writer.key(key)
         writer.beginObject()
         writer.key("_type")
-        writer.string("StyledText")
+        writer.literal("StyledText")
         writer.key("text")
         writer.string(text.text, document)
         writer.key("color")
