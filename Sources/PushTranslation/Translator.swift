@@ -42,20 +42,27 @@ public struct Translator: Sendable {
     }
 
     private func translate(_ document: JSONDocument, _ builder: RecordBuilder, readAtMs: Int64) -> Translation {
-        let outcome = PayloadValidator.validate(document, lenient: configuration.lenient)
-        let notification = outcome.notification
-        let id = notification.id.map { document.string($0) }
+        var validator = PayloadValidator(document: document, lenient: configuration.lenient)
+        let outcome = validator.run()
+        let id = validator.notification.id.map { document.string($0) }
         guard outcome.errors.isEmpty else {
             return Translation(
                 records: [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: id)],
                 deadLetters: [builder.report(stage: .validate, format: nil, errors: outcome.errors, id: id)],
                 warnings: outcome.warnings)
         }
+        return emit(validator.notification, document, builder, id: id, warnings: outcome.warnings, readAtMs: readAtMs)
+    }
+
+    private func emit(
+        _ notification: borrowing PushNotification, _ document: JSONDocument, _ builder: RecordBuilder, id: String?,
+        warnings validateWarnings: [Diagnostic], readAtMs: Int64
+    ) -> Translation {
         var records: [OutputRecord] = []
         records.reserveCapacity(4)
         var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
-        var warnings = outcome.warnings
+        var warnings = validateWarnings
         let headers = builder.outputHeaders(
             notification: notification, id: id, collapseID: notification.ios.collapseID.map { document.string($0) },
             timestampMs: builder.record.timestampMs ?? readAtMs)
@@ -63,7 +70,7 @@ public struct Translator: Sendable {
             let emission = Self.emit(format, notification, document)
             if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {
-                let formatWarnings = emission.warnings.isEmpty ? outcome.warnings : outcome.warnings + emission.warnings
+                let formatWarnings = emission.warnings.isEmpty ? validateWarnings : validateWarnings + emission.warnings
                 records.append(builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
             } else {
                 let errors = emission.errors.sorted()

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PushModel
 
 /// A parsed JSON document: the input bytes and the token array ``JSONScanner`` made of them. A view over
@@ -98,7 +105,11 @@ struct JSONDocument {
     /// Whether the string at `token` decodes to exactly `literal` (an ASCII name).
     func stringEquals(_ token: Int, _ literal: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        if !tokens[token].isEscaped { return raw(token).elementsEqual(expected) }
+        if !tokens[token].isEscaped {
+            let bytes = raw(token)
+            guard bytes.count == expected.count, let base = bytes.baseAddress else { return bytes.count == expected.count }
+            return memcmp(base, literal.utf8Start, expected.count) == 0
+        }
         return decodedBytes(token).elementsEqual(expected)
     }
 

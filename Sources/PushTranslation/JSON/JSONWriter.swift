@@ -79,12 +79,17 @@ public struct JSONWriter: ~Copyable {
         count += 1
     }
 
-    /// Appends bytes as they are.
+    /// Appends bytes as they are (short runs byte by byte: a call to memmove costs more).
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (start + count).update(from: base, count: bytes.count)
+        let destination = start + count
+        if bytes.count <= 16 {
+            for offset in 0..<bytes.count { destination[offset] = base[offset] }
+        } else {
+            destination.update(from: base, count: bytes.count)
+        }
         count += bytes.count
     }
 

@@ -1,9 +1,10 @@
-/// The color forms of SPEC sections 3, 5.2 and 5.3. Hex digits may be in either case.
+/// The color forms of SPEC sections 3, 5.2 and 5.3. Hex digits may be in either case. Colors are at
+/// most 9 bytes: the strings made here are stored inline, never allocated.
 enum ColorRules {
-    /// `#RRGGBB` (Android LED color), returned unchanged when valid.
+    /// `#RRGGBB` (Android LED color).
     static func isAndroidLEDColor(_ text: String) -> Bool {
-        let utf8 = Array(text.utf8)
-        return utf8.count == 7 && utf8[0] == UInt8(ascii: "#") && utf8[1...].allSatisfy(isHex)
+        let utf8 = text.utf8
+        return utf8.count == 7 && utf8.first == UInt8(ascii: "#") && utf8.dropFirst().allSatisfy(isHex)
     }
 
     /// Adobe: 6 hex digits with or without `#`, normalized to 6 upper-case digits without `#`.
@@ -11,17 +12,25 @@ enum ColorRules {
         var utf8 = Substring(text).utf8[...]
         if utf8.first == UInt8(ascii: "#") { utf8 = utf8.dropFirst() }
         guard utf8.count == 6, utf8.allSatisfy(isHex) else { return nil }
-        return String(decoding: utf8, as: UTF8.self).uppercased()
+        return upperCased(utf8, suffix: "")
     }
 
     /// Facebook card: `#RRGGBB` or `#RRGGBBAA`, normalized to `#RRGGBBAA` upper case (alpha `FF` when absent).
     static func cardColor(_ text: String) -> String? {
-        let utf8 = Array(text.utf8)
-        guard utf8.first == UInt8(ascii: "#"), utf8.count == 7 || utf8.count == 9, utf8[1...].allSatisfy(isHex) else {
+        let utf8 = text.utf8
+        guard utf8.first == UInt8(ascii: "#"), utf8.count == 7 || utf8.count == 9, utf8.dropFirst().allSatisfy(isHex) else {
             return nil
         }
-        let upper = text.uppercased()
-        return utf8.count == 7 ? upper + "FF" : upper
+        return upperCased(utf8[...], suffix: utf8.count == 7 ? "FF" : "")
+    }
+
+    private static func upperCased(_ utf8: Substring.UTF8View, suffix: String) -> String {
+        var result = ""
+        for byte in utf8 {
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") ? byte - 0x20 : byte
+            result.unicodeScalars.append(Unicode.Scalar(upper))
+        }
+        return result + suffix
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

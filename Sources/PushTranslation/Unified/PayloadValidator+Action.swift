@@ -27,9 +27,9 @@ extension PayloadValidator {
     }
 
     /// Reads an action object (the Acoustic shape); `nil` when it has errors.
-    mutating func readAction(_ token: Int, _ path: String, isButton: Bool) -> NotificationAction? {
+    mutating func readAction(_ token: Int, _ path: @autoclosure () -> String, isButton: Bool) -> NotificationAction? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
+        guard let object = context.object(token, path()) else { return nil }
         let errorsBefore = context.errors.count
         var type: InputText?
         var name: InputText?
@@ -40,24 +40,24 @@ extension PayloadValidator {
         for (memberName, memberValue) in document.members(object) {
             guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else { continue }
             switch key {
-            case .type: type = context.string(memberValue, JSONPointer.appending(path, "type"))
-            case .name: name = context.string(memberValue, JSONPointer.appending(path, "name"))
+            case .type: type = context.string(memberValue, JSONPointer.appending(path(), "type"))
+            case .name: name = context.string(memberValue, JSONPointer.appending(path(), "name"))
             case .value: value = memberValue
-            case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path, "destructive"))
-            case .authentication: authentication = context.bool(memberValue, JSONPointer.appending(path, "authentication"))
-            case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path, "foreground"))
+            case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path(), "destructive"))
+            case .authentication: authentication = context.bool(memberValue, JSONPointer.appending(path(), "authentication"))
+            case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path(), "foreground"))
             }
         }
         if document.isAbsentOrNull(object, "type") {
             context.error(
-                .missingField, JSONPointer.appending(path, "type"), "an action needs a type: url, dial, openApp, rich or a custom type")
+                .missingField, JSONPointer.appending(path(), "type"), "an action needs a type: url, dial, openApp, rich or a custom type")
         }
         if isButton && document.isAbsentOrNull(object, "name") {
-            context.error(.missingField, JSONPointer.appending(path, "name"), "a button needs a name (its title)")
+            context.error(.missingField, JSONPointer.appending(path(), "name"), "a button needs a name (its title)")
         }
         guard let type else { return nil }
         let kind = actionKind(type)
-        checkValue(of: kind, type, value, JSONPointer.appending(path, "value"))
+        checkValue(of: kind, type, value, JSONPointer.appending(path(), "value"))
         guard context.errors.count == errorsBefore else { return nil }
         var action = NotificationAction(object: InputValue(token: object), type: type, kind: kind)
         action.name = name
@@ -76,25 +76,27 @@ extension PayloadValidator {
         return .custom
     }
 
-    private mutating func checkValue(of kind: NotificationAction.Kind, _ type: InputText, _ value: Int?, _ path: String) {
+    private mutating func checkValue(
+        of kind: NotificationAction.Kind, _ type: InputText, _ value: Int?, _ path: @autoclosure () -> String
+    ) {
         let document = self.document
         guard kind == .url || kind == .dial || kind == .rich else { return }
         guard let value else {
-            context.error(.missingField, path, "a \(document.string(type)) action needs a value")
+            context.error(.missingField, path(), "a \(document.string(type)) action needs a value")
             return
         }
-        guard let text = context.string(value, path) else { return }
+        guard let text = context.string(value, path()) else { return }
         switch kind {
         case .url:
             if !document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) {
-                context.error(.invalidURL, path, "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
+                context.error(.invalidURL, path(), "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             }
         case .dial:
             let isDialCharacter: (UInt8) -> Bool = { byte in
                 (byte >= 0x30 && byte <= 0x39) || byte == 0x20 || byte == 0x2B || byte == 0x2D || byte == 0x28 || byte == 0x29
             }
             if !document.withDecodedBytes(text, { $0.allSatisfy(isDialCharacter) }) {
-                context.error(.invalidValue, path, "a phone number may hold only digits, spaces and + - ( )")
+                context.error(.invalidValue, path(), "a phone number may hold only digits, spaces and + - ( )")
             }
         default:
             break

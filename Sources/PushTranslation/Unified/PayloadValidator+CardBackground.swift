@@ -10,7 +10,7 @@ extension PayloadValidator {
             let text = context.string(typeValue, typePath)
         {
             let name = document.string(text)
-            if !["image", "gif", "color"].contains(name) {
+            if name != "image" && name != "gif" && name != "color" {
                 context.error(.invalidValue, typePath, "must be one of \"image\", \"gif\", \"color\"")
             } else if name == "gif" && !allowsGIF {
                 context.error(.invalidValue, typePath, "a GIF background is only allowed in the hero; use \"image\"")

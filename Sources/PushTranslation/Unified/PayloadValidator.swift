@@ -35,13 +35,17 @@ struct PayloadValidator {
     /// Validates a parsed payload whose top-level value (token 0) is an object.
     static func validate(_ document: JSONDocument, lenient: Bool) -> Outcome {
         var validator = PayloadValidator(document: document, lenient: lenient)
-        validator.readTopLevel(0)
-        validator.route()
-        if validator.context.errors.isEmpty { validator.warnUnusedFields() }
-        return Outcome(
-            notification: validator.notification,
-            errors: validator.context.errors.sorted(),
-            warnings: validator.context.warnings.sorted())
+        let (errors, warnings) = validator.run()
+        return Outcome(notification: validator.notification, errors: errors, warnings: warnings)
+    }
+
+    /// Validates the payload, leaving the IR in ``notification`` (read it in place: it is large);
+    /// the errors and payload warnings, sorted.
+    mutating func run() -> (errors: [Diagnostic], warnings: [Diagnostic]) {
+        readTopLevel(0)
+        route()
+        if context.errors.isEmpty { warnUnusedFields() }
+        return (context.errors.sorted(), context.warnings.sorted())
     }
 
     private mutating func readTopLevel(_ root: Int) {

@@ -4,22 +4,34 @@ import PushModel
 import PushTranslation
 
 /// `pushgate bench translate`: translation payloads/s on one core over a realistic mix, per kind, with
-/// a Foundation JSONSerialization parse+write of the same payloads as the baseline.
+/// two baselines measured in the same run: Foundation JSONSerialization parse+write of the same payloads,
+/// and the floor, a minimal tokenizer's single pass over the same bytes.
 struct TranslateBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "translate",
-        abstract: "Translation throughput on one thread; baseline: JSONSerialization round trip of the same bytes.",
-        discussion: "For allocations per payload run scripts/bench-allocations.sh (valgrind counts mallocs)."
+        abstract: "Translation throughput on one thread against two baselines measured in the same run.",
+        discussion: """
+            Baselines: Foundation JSONSerialization parse+write of the same payloads, and the floor, one pass \
+            of a minimal JSON tokenizer over the same bytes. Figures are medians of --rounds interleaved \
+            measurements. Allocations per payload are counted with an LD_PRELOAD malloc counter built from \
+            scripts/malloc-count.c when a C compiler is present.
+            """
     )
 
     @Option(help: "Distinct payloads in the mix.")
     var payloads = 2000
 
-    @Option(help: "Seconds to measure each figure.")
-    var seconds = 3.0
+    @Option(help: "Seconds to measure each figure in each round.")
+    var seconds = 1.0
+
+    @Option(help: "Interleaved rounds; each figure is the median over them.")
+    var rounds = 3
 
     @Option(help: "Translate the mix this many times and exit without timing (for allocation counting).")
     var iterations: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Count heap allocations per payload (runs this command again under a malloc counter).")
+    var allocations = true
 
     func run() throws {
         let mix = PayloadMix.payloads(count: payloads)
@@ -37,54 +49,42 @@ struct TranslateBenchCommand: ParsableCommand {
             return
         }
         let averageBytes = mix.map(\.bytes.count).reduce(0, +) / max(mix.count, 1)
-        print("mix: \(mix.count) payloads, average \(averageBytes) bytes; one thread; \(seconds) s per figure")
-        let all = measure(records, translator: translator)
-        print(String(format: "pushgate translate, whole mix:     %10.0f payloads/s  (%.2f µs each)", all, 1e6 / all))
+        print("mix: \(mix.count) payloads, average \(averageBytes) bytes; one thread; median of \(rounds) rounds of \(seconds) s")
+        let timer = BenchTimer(seconds: seconds)
+        var translate: [Double] = []
+        var floor: [Double] = []
+        var foundation: [Double] = []
+        for _ in 0..<max(rounds, 1) {
+            translate.append(timer.rate(records.count) { for record in records { timer.consume(translator.translate(record, readAtMs: 0).count) } })
+            floor.append(timer.rate(mix.count) { for entry in mix { timer.consume(entry.bytes.withUnsafeBufferPointer(FloorTokenizer.countTokens)) } })
+            foundation.append(timer.rate(mix.count) { Self.foundationRoundTrip(mix.map(\.bytes), timer) })
+        }
+        let all = BenchTimer.median(translate)
+        print(String(format: "pushgate translate, whole mix:   %9.0f payloads/s  %6.2f µs each", all, 1e6 / all))
         for kind in PayloadMix.Kind.allCases {
             let subset = zip(mix, records).filter { $0.0.kind == kind }.map(\.1)
-            let rate = measure(subset, translator: translator)
+            let rate = timer.rate(subset.count) { for record in subset { timer.consume(translator.translate(record, readAtMs: 0).count) } }
             let name = kind.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-            print("  \(name)" + String(format: "%16.0f payloads/s", rate))
+            print("  \(name)" + String(format: "%14.0f payloads/s  %6.2f µs each", rate, 1e6 / rate))
         }
-        let baseline = measureBaseline(mix.map(\.bytes))
-        print(String(format: "baseline JSONSerialization parse+write: %6.0f payloads/s", baseline))
-        print(String(format: "ratio pushgate / baseline: %.1fx", all / baseline))
+        let floorRate = BenchTimer.median(floor)
+        let foundationRate = BenchTimer.median(foundation)
+        print(String(format: "floor: minimal tokenizer pass:   %9.0f payloads/s  %6.2f µs each", floorRate, 1e6 / floorRate))
+        print(String(format: "baseline JSONSerialization parse+write: %6.0f payloads/s  %6.2f µs each", foundationRate, 1e6 / foundationRate))
+        print(String(format: "translate / floor (time per payload): %.1fx", floorRate / all))
+        print(String(format: "translate speed / JSONSerialization: %.1fx", all / foundationRate))
+        if allocations, let perPayload = AllocationCounter.perPayload(payloads: min(payloads, 1000)) {
+            print("heap allocations per payload: \(perPayload) (LD_PRELOAD malloc counter, whole mix translated 4 times)")
+        }
     }
 
-    private func measure(_ records: [InputRecord], translator: Translator) -> Double {
-        var count = 0
-        var sink = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let deadline = start + UInt64(seconds * 1e9)
-        var now = start
-        while now < deadline {
-            for record in records { sink &+= translator.translate(record, readAtMs: 0).count }
-            count += records.count
-            now = DispatchTime.now().uptimeNanoseconds
-        }
-        if sink == -1 { print(sink) }
-        return Double(count) / (Double(now - start) / 1e9)
-    }
-
-    private func measureBaseline(_ payloads: [[UInt8]]) -> Double {
-        let data = payloads.map { Data($0) }
-        var count = 0
-        var sink = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let deadline = start + UInt64(seconds * 1e9)
-        var now = start
-        while now < deadline {
-            for payload in data {
-                if let object = try? JSONSerialization.jsonObject(with: payload),
-                    let written = try? JSONSerialization.data(withJSONObject: object)
-                {
-                    sink &+= written.count
-                }
+    private static func foundationRoundTrip(_ payloads: [[UInt8]], _ timer: BenchTimer) {
+        for payload in payloads {
+            if let object = try? JSONSerialization.jsonObject(with: Data(payload)),
+                let written = try? JSONSerialization.data(withJSONObject: object)
+            {
+                timer.consume(written.count)
             }
-            count += data.count
-            now = DispatchTime.now().uptimeNanoseconds
         }
-        if sink == -1 { print(sink) }
-        return Double(count) / (Double(now - start) / 1e9)
     }
 }
