@@ -6,6 +6,8 @@ struct JSONParseFailure: Error, Equatable {
         case invalidJSON
         /// A value at depth 65 or more.
         case tooDeep
+        /// A string holds bytes that are not UTF-8 (the parse stage then finds the first such byte).
+        case invalidUTF8
     }
 
     /// The kind of failure.

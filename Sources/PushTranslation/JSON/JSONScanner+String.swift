@@ -4,15 +4,18 @@ extension JSONScanner {
     mutating func scanString() throws(JSONParseFailure) {
         index += 1
         let start = index
-        // Fast path: no escapes. Eight bytes at a time while none is a quote, a backslash or a control character.
-        if let base = bytes.baseAddress {
-            while index + 8 <= bytes.count,
-                !Self.hasQuoteBackslashOrControl(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-            }
-        }
+        // Fast path: no escapes. Eight ASCII bytes at a time while none is a quote, a backslash or a
+        // control character; non-ASCII sequences are checked here (the parse stage checks UTF-8 of the
+        // whole payload only when scanning fails: outside strings only ASCII is valid JSON).
         while index < bytes.count {
+            if let base = bytes.baseAddress {
+                while index + 8 <= bytes.count,
+                    !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                }
+            }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 appendString(start: start, isEscaped: false)
@@ -21,7 +24,7 @@ extension JSONScanner {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw invalid("control character in a string must be escaped") }
-            index += 1
+            try skipCharacter(byte)
         }
         guard index < bytes.count else { throw invalid("unterminated string") }
         while index < bytes.count {
@@ -34,17 +37,29 @@ extension JSONScanner {
                 try scanEscape()
             case 0x00..<0x20:
                 throw invalid("control character in a string must be escaped")
-            default:
-                index += 1
+            case let byte:
+                try skipCharacter(byte)
             }
         }
         throw invalid("unterminated string")
     }
 
-    /// Whether any byte of `word` is `"`, `\` or below 0x20 (bit tricks: a byte's high bit is set in
-    /// each test's result exactly where the test holds, or after such a byte).
+    /// Steps over one character of a string: an ASCII byte, or a well-formed UTF-8 sequence.
     @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+    private mutating func skipCharacter(_ byte: UInt8) throws(JSONParseFailure) {
+        guard byte >= 0x80 else {
+            index += 1
+            return
+        }
+        let length = UTF8Validator.sequenceLength(in: bytes, at: index)
+        guard length > 0 else { throw JSONParseFailure(kind: .invalidUTF8, offset: index, message: "invalid UTF-8 at byte \(index)") }
+        index += length
+    }
+
+    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or not ASCII (bit tricks: a byte's high bit
+    /// is set in each test's result exactly where the test holds, or after such a byte).
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -52,7 +67,7 @@ extension JSONScanner {
         let hasQuote = (quote &- ones) & ~quote & highs
         let hasBackslash = (backslash &- ones) & ~backslash & highs
         let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl) != 0
+        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
     }
 
     private mutating func appendString(start: Int, isEscaped: Bool) {
