@@ -73,19 +73,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The translator as it was before the scanning rewrite, kept only for the differential test.
-        .target(
-            name: "LegacyTranslation", dependencies: ["PushModel"], path: "Tests/LegacyTranslation",
-            swiftSettings: swiftSettings),
         .testTarget(
             name: "PushTranslationTests",
             dependencies: ["PushTranslation", "PushModel"],
             exclude: ["Golden"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "TranslatorDifferentialTests",
-            dependencies: ["PushTranslation", "PushModel", "LegacyTranslation"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
