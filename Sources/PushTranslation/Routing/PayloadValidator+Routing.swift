@@ -12,6 +12,8 @@ extension PayloadValidator {
                 context.error(.missingField, "/card", "target fb-card needs a card")
             }
             formats = targets
+        } else if platformInvalid {
+            // No platform routing: the payload is a dead letter for its `platform` alone.
         } else {
             if platformIOS {
                 if hasCarousel && hasCard {

@@ -34,7 +34,11 @@ extension PayloadValidator {
                 .invalidValue, JSONPointer.appending(path, alias.rawValue),
                 "\(alias.rawValue) is an alias of \(canonical.rawValue); give only one of them")
         }
-        for rule in Self.argsNeedKey where given.contains(rule.args) && !rule.keySpellings.contains(where: given.contains) {
+        // One report per missing key, whatever the spelling of its args (SPEC 9: one problem, one report).
+        var reported = CustomKeySet()
+        for rule in Self.argsNeedKey
+        where given.contains(rule.args) && !rule.keySpellings.contains(where: given.contains) && !reported.contains(rule.key) {
+            reported.insert(rule.key)
             context.error(
                 .missingField, JSONPointer.appending(path, rule.key.rawValue),
                 "\(rule.args.rawValue) is given without \(rule.key.rawValue); add the localization key the arguments fill in")

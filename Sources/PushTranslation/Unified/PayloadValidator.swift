@@ -12,6 +12,9 @@ struct PayloadValidator {
     var givenUses = FieldUseSet()
     var platformIOS = true
     var platformAndroid = true
+    /// Whether `platform` was given with a wrong type or a member that is not a boolean: then there is
+    /// no platform routing (SPEC 4), so no `ambiguous_template` or `no_target` joins its `wrong_type`.
+    var platformInvalid = false
     /// The valid names of a given `targets`, `nil` when `targets` was absent.
     var targets: OutputFormatSet?
     var hasCarousel = false
@@ -91,16 +94,21 @@ struct PayloadValidator {
 
     private mutating func readPlatform(_ token: Int, _ path: String) {
         let document = self.document
-        guard let object = context.object(token, path) else { return }
+        guard let object = context.object(token, path) else {
+            platformInvalid = true
+            return
+        }
         for (name, value) in document.members(object) {
             switch document.key(name, as: PlatformKey.self) {
             case .ios:
-                if !document.isNull(value), let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
-                    platformIOS = flag
-                }
+                guard !document.isNull(value) else { continue }
+                if let flag = context.bool(value, JSONPointer.appending(path, "ios")) { platformIOS = flag } else { platformInvalid = true }
             case .android:
-                if !document.isNull(value), let flag = context.bool(value, JSONPointer.appending(path, "android")) {
+                guard !document.isNull(value) else { continue }
+                if let flag = context.bool(value, JSONPointer.appending(path, "android")) {
                     platformAndroid = flag
+                } else {
+                    platformInvalid = true
                 }
             case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
             }

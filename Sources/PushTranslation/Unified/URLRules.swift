@@ -12,18 +12,95 @@ enum URLRules {
         for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon]) where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
             return false
         }
-        var index = colon + 1
-        while index < utf8.count {
+        // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3).
+        var end = utf8.count
+        if let hash = utf8[(colon + 1)...].firstIndex(of: UInt8(ascii: "#")) {
+            guard isValid(utf8, hash + 1..<end, allowing: isQueryCharacter) else { return false }
+            end = hash
+        }
+        if let question = utf8[(colon + 1)..<end].firstIndex(of: UInt8(ascii: "?")) {
+            guard isValid(utf8, question + 1..<end, allowing: isQueryCharacter) else { return false }
+            end = question
+        }
+        var pathStart = colon + 1
+        if end - pathStart >= 2 && utf8[pathStart] == UInt8(ascii: "/") && utf8[pathStart + 1] == UInt8(ascii: "/") {
+            let authorityStart = pathStart + 2
+            let authorityEnd = utf8[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            guard isAuthority(utf8, authorityStart..<authorityEnd) else { return false }
+            pathStart = authorityEnd
+        }
+        return isValid(utf8, pathStart..<end) { isPathCharacter($0) || $0 == UInt8(ascii: "/") }
+    }
+
+    /// `[ userinfo "@" ] host [ ":" port ]`: `@` only once (userinfo cannot hold one), `[` and `]` only
+    /// around an IP literal, a port of digits only.
+    private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var hostStart = range.lowerBound
+        if let at = utf8[range].firstIndex(of: UInt8(ascii: "@")) {
+            guard isValid(utf8, range.lowerBound..<at, allowing: { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") })
+            else { return false }
+            hostStart = at + 1
+        }
+        var portStart: Int?
+        if hostStart < range.upperBound && utf8[hostStart] == UInt8(ascii: "[") {
+            guard let close = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: "]")), close > hostStart + 1 else { return false }
+            let literal = UnsafeBufferPointer(rebasing: utf8[(hostStart + 1)..<close])
+            guard literal.allSatisfy({ isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else { return false }
+            if close + 1 < range.upperBound {
+                guard utf8[close + 1] == UInt8(ascii: ":") else { return false }
+                portStart = close + 2
+            }
+        } else {
+            let hostEnd = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
+            guard isValid(utf8, hostStart..<hostEnd, allowing: { isUnreserved($0) || isSubDelimiter($0) }) else { return false }
+            if hostEnd < range.upperBound { portStart = hostEnd + 1 }
+        }
+        if let portStart {
+            return UnsafeBufferPointer(rebasing: utf8[portStart..<range.upperBound]).allSatisfy(isDigit)
+        }
+        return true
+    }
+
+    /// Whether every byte of `range` is allowed or starts a `%XX` escape.
+    private static func isValid(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowing allowed: (UInt8) -> Bool = isPathCharacter
+    ) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
             let byte = utf8[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < utf8.count, isHex(utf8[index + 1]), isHex(utf8[index + 2]) else { return false }
+                guard index + 2 < range.upperBound, isHex(utf8[index + 1]), isHex(utf8[index + 2]) else { return false }
                 index += 3
                 continue
             }
-            guard isAllowed(byte) else { return false }
+            guard allowed(byte) else { return false }
             index += 1
         }
         return true
+    }
+
+    /// `pchar` without `%`: unreserved, sub-delims, `:` and `@`.
+    private static func isPathCharacter(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+
+    /// Query and fragment characters: `pchar`, `/` and `?`.
+    private static func isQueryCharacter(_ byte: UInt8) -> Bool {
+        isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "~")
+    }
+
+    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
@@ -64,20 +141,5 @@ enum URLRules {
 
     private static func isHex(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-    }
-
-    /// RFC 3986 unreserved, gen-delims and sub-delims.
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        if isAlpha(byte) || isDigit(byte) { return true }
-        switch byte {
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-            UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["),
-            UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            return true
-        default:
-            return false
-        }
     }
 }
