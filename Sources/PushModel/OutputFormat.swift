@@ -8,6 +8,8 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     case fbCard = "fb-card"
     /// Acoustic Mobile App Messaging Android expandable notification.
     case androidExpandable = "android-expandable"
+    /// Firebase Cloud Messaging HTTP v1 request body (Android).
+    case fcm = "fcm"
 
     /// The default output topic name (SPEC section 1).
     public var defaultTopic: String {
@@ -16,11 +18,25 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case .adobeCarousel: "push.adobe.carousel"
         case .fbCard: "push.fb.card"
         case .androidExpandable: "push.android.expandable"
+        case .fcm: "push.fcm"
         }
     }
 
     /// Whether the format is delivered through APNs and so carries `apns-*` headers.
-    public var isDeliveredByAPNs: Bool { self != .androidExpandable }
+    public var isDeliveredByAPNs: Bool {
+        switch self {
+        case .apns, .adobeCarousel, .fbCard: true
+        case .androidExpandable, .fcm: false
+        }
+    }
+
+    /// The formats `--android-formats` may name: those that reach Android devices.
+    public var isAndroidFormat: Bool {
+        switch self {
+        case .androidExpandable, .fcm: true
+        case .apns, .adobeCarousel, .fbCard: false
+        }
+    }
 
     /// The position in the record order of SPEC section 1.
     public var order: Int {
@@ -29,6 +45,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case .adobeCarousel: 1
         case .fbCard: 2
         case .androidExpandable: 3
+        case .fcm: 4
         }
     }
 
@@ -39,6 +56,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case 1: self = .adobeCarousel
         case 2: self = .fbCard
         case 3: self = .androidExpandable
+        case 4: self = .fcm
         default: return nil
         }
     }

@@ -15,7 +15,7 @@ public struct Translator: Sendable {
     }
 
     /// The records one input yields, in SPEC order: outputs (apns, adobe-carousel, fb-card,
-    /// android-expandable), then dead letters.
+    /// android-expandable, fcm), then dead letters.
     /// - Parameters:
     ///   - record: the input record.
     ///   - readAtMs: when the record was read, in ms since the epoch; used for `apns-expiration` when the
@@ -42,7 +42,8 @@ public struct Translator: Sendable {
     }
 
     private func translate(_ document: JSONDocument, _ builder: RecordBuilder, readAtMs: Int64) -> Translation {
-        var validator = PayloadValidator(document: document, lenient: configuration.lenient)
+        var validator = PayloadValidator(
+            document: document, lenient: configuration.lenient, androidFormats: configuration.androidFormats)
         let outcome = validator.run()
         let id = validator.notification.id.map { document.string($0) }
         guard outcome.errors.isEmpty else {
@@ -89,6 +90,7 @@ public struct Translator: Sendable {
         case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document)
         case .fbCard: FacebookCardEmitter().emit(notification, document: document)
         case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document)
+        case .fcm: FCMEmitter().emit(notification, document: document)
         }
     }
 }

@@ -10,11 +10,31 @@ public struct TranslatorConfiguration: Sendable, Equatable {
     public var topics: [OutputFormat: String]
     /// The dead-letter topic. Default: `push.dlq`.
     public var deadLetterTopic: String
+    /// The formats a payload routed to Android gets (`--android-formats`, SPEC section 4): Android formats
+    /// only, at least one. Default: `android-expandable`.
+    public var androidFormats: OutputFormatSet
 
     /// The default input topic name, `push.unified`.
     public static let defaultInputTopic = "push.unified"
     /// The default dead-letter topic name, `push.dlq`.
     public static let defaultDeadLetterTopic = "push.dlq"
+    /// The default Android formats: `android-expandable`.
+    public static let defaultAndroidFormats = OutputFormatSet([.androidExpandable])
+
+    /// Reads `--android-formats`: a comma-separated list of `android-expandable` and `fcm`, exact
+    /// lower-case names, no spaces, repeats allowed. `nil` for an empty list or any other name.
+    public static func androidFormats(from text: String) -> OutputFormatSet? {
+        var formats = OutputFormatSet()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let format = OutputFormat(rawValue: String(name)), format.isAndroidFormat else { return nil }
+            formats.insert(format)
+        }
+        return formats.isEmpty ? nil : formats
+    }
+
+    /// The names `--android-formats` accepts, for messages.
+    public static let androidFormatNames = OutputFormat.allCases.filter(\.isAndroidFormat).map(\.rawValue)
+
     /// The default payload limit, 1 MiB.
     public static let defaultMaxPayloadBytes = 1_048_576
 
@@ -23,8 +43,10 @@ public struct TranslatorConfiguration: Sendable, Equatable {
         lenient: Bool = false,
         maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes,
         topics: [OutputFormat: String] = [:],
-        deadLetterTopic: String = TranslatorConfiguration.defaultDeadLetterTopic
+        deadLetterTopic: String = TranslatorConfiguration.defaultDeadLetterTopic,
+        androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats
     ) {
+        self.androidFormats = androidFormats
         self.lenient = lenient
         self.maxPayloadBytes = maxPayloadBytes
         var all: [OutputFormat: String] = [:]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PushModel
+import PushTranslation
 
 /// Parsing of `NAME=VALUE` options (`--topic`, `--record-header`, `-X`): split at the first `=`.
 enum KeyValueOption {
@@ -27,5 +28,15 @@ enum KeyValueOption {
             topics[format] = topic
         }
         return topics
+    }
+
+    /// Parses `--android-formats` (SPEC 4); anything but a comma-separated list of Android format names
+    /// is a `ValidationError` (exit status 64) naming the accepted values.
+    static func androidFormats(_ text: String, option: String = "--android-formats") throws -> OutputFormatSet {
+        guard let formats = TranslatorConfiguration.androidFormats(from: text) else {
+            let accepted = TranslatorConfiguration.androidFormatNames.joined(separator: ", ")
+            throw ValidationError("\(option): '\(text)' is not a comma-separated list of \(accepted)")
+        }
+        return formats
     }
 }

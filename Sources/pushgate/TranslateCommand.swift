@@ -30,6 +30,11 @@ struct TranslateCommand: ParsableCommand {
     @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
     var topics: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Formats for payloads routed to Android: a comma-separated list of android-expandable and fcm.",
+        valueName: "FORMATS"))
+    var androidFormats = "android-expandable"
+
     @Option(help: "The dead-letter topic.")
     var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
 
@@ -56,12 +61,13 @@ struct TranslateCommand: ParsableCommand {
         guard recordOffset >= 0 else { throw ValidationError("--record-offset must be 0 or more") }
         _ = try KeyValueOption.topics(topics)
         for header in recordHeader { _ = try KeyValueOption.split(header, option: "--record-header") }
+        _ = try KeyValueOption.androidFormats(androidFormats)
     }
 
     func run() throws {
         let configuration = TranslatorConfiguration(
             lenient: lenient, maxPayloadBytes: maxPayloadBytes, topics: try KeyValueOption.topics(topics),
-            deadLetterTopic: deadLetterTopic)
+            deadLetterTopic: deadLetterTopic, androidFormats: try KeyValueOption.androidFormats(androidFormats))
         let translator = Translator(configuration: configuration)
         let input = try readInput()
         let headers = try recordHeader.map { text -> RecordHeader in

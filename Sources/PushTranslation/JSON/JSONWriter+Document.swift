@@ -69,7 +69,7 @@ extension JSONWriter {
     }
 
     /// Appends `"raw"`, decoding escapes and writing them again the canonical way when there are any.
-    private mutating func appendQuoted(raw: UnsafeBufferPointer<UInt8>, isEscaped: Bool) {
+    mutating func appendQuoted(raw: UnsafeBufferPointer<UInt8>, isEscaped: Bool) {
         append(UInt8(ascii: "\""))
         if isEscaped {
             appendCanonical(raw)
@@ -108,5 +108,53 @@ extension JSONWriter {
             runStart = index
         }
         if runStart < raw.count { append(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count])) }
+    }
+}
+
+extension JSONWriter {
+    /// Writes the member name at token `name` of the input; the next call writes its value.
+    mutating func key(name: Int, _ document: JSONDocument) {
+        separate()
+        appendQuoted(raw: document.raw(name), isEscaped: document.tokens[name].isEscaped)
+        append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes UTF-8 text as a string value, escaped as JSON requires.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        separate()
+        appendQuoted(utf8)
+        needsComma = true
+    }
+
+    /// Writes a protobuf duration string, `"Ns"`.
+    mutating func duration(seconds: Int64) {
+        separate()
+        append(UInt8(ascii: "\""))
+        appendDecimal(seconds)
+        append(UInt8(ascii: "s"), UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Writes `value / 10000` as a plain decimal with no trailing zeros and no exponent (`0`, `1`, `0.502`).
+    mutating func decimal(ofTenThousandths value: Int) {
+        separate()
+        appendDecimal(Int64(value / 10_000))
+        var fraction = value % 10_000
+        if fraction != 0 {
+            var digits = 4
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            append(UInt8(ascii: "."))
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                divisor /= 10
+            }
+        }
+        needsComma = true
     }
 }

@@ -30,6 +30,11 @@ public struct JSONWriter: ~Copyable {
 
     deinit { if owned { start.deallocate() } }
 
+    /// Calls `body` with the bytes written so far (no copy).
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: start, count: count))
+    }
+
     /// The bytes written so far, as a new array.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 

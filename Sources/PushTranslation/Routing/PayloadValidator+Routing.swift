@@ -28,7 +28,9 @@ extension PayloadValidator {
                     formats.insert(.apns)
                 }
             }
-            if platformAndroid { formats.insert(.androidExpandable) }
+            if platformAndroid {
+                for format in androidFormats { formats.insert(format) }
+            }
             if !platformIOS && !platformAndroid {
                 context.error(.noTarget, "/platform", "both platforms are disabled and no targets are given; nothing would be sent")
             }
@@ -58,7 +60,7 @@ extension PayloadValidator {
         for (name, value) in document.members(0) where !document.isNull(value) {
             switch document.key(name, as: TopLevelKey.self) {
             case .thread_id: fields.append(("/thread_id", .apnsDelivered))
-            case .collapse_id: fields.append(("/collapse_id", .apnsDelivered))
+            case .collapse_id: fields.append(("/collapse_id", .deliveryOptions))
             case .action: fields.append(("/action", notification.action?.kind == .url ? .actionURL : .actionOther))
             case .actions: fields.append(("/actions", .actions))
             case .expandable: fields.append(("/expandable", .expandable))
@@ -67,14 +69,15 @@ extension PayloadValidator {
             case .message where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     switch document.key(member, as: MessageKey.self) {
-                    case .subtitle, .priority, .ttl: fields.append((JSONPointer.appending("/message", document.string(member)), .apnsDelivered))
+                    case .subtitle: fields.append(("/message/subtitle", .apnsDelivered))
+                    case .priority, .ttl: fields.append((JSONPointer.appending("/message", document.string(member)), .deliveryOptions))
                     default: break
                     }
                 }
             case .custom where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     guard let key = document.key(member, as: CustomKey.self) else { continue }
-                    fields.append((JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .noFormat))
+                    fields.append((JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .androidOptions))
                 }
             default: break
             }

@@ -2,8 +2,10 @@ import PushModel
 
 /// Which formats use a given field (the table of SPEC section 4), for the `unused_field` warning.
 enum FieldUse: UInt8, CaseIterable {
-    /// `message.subtitle`, `message.priority`, `message.ttl`, `custom.ios_*`, `collapse_id`, `thread_id`.
+    /// `message.subtitle`, `custom.ios_*`, `thread_id`: the formats delivered by APNs.
     case apnsDelivered
+    /// `message.priority`, `message.ttl`, `collapse_id`: the formats delivered by APNs, and fcm.
+    case deliveryOptions
     /// `action` of type `url`: apns, android-expandable and adobe-carousel.
     case actionURL
     /// `action` of another type: apns and android-expandable.
@@ -16,19 +18,20 @@ enum FieldUse: UInt8, CaseIterable {
     case carousel
     /// `card`.
     case card
-    /// `custom.android_*`: no format yet.
-    case noFormat
+    /// `custom.android_*`: fcm.
+    case androidOptions
 
     /// Whether any of `formats` uses the field.
     func isUsed(by formats: OutputFormatSet) -> Bool {
         switch self {
         case .apnsDelivered: formats.contains { $0.isDeliveredByAPNs }
+        case .deliveryOptions: formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm)
         case .actionURL: formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
         case .actionOther, .actions: formats.contains(.apns) || formats.contains(.androidExpandable)
         case .expandable: formats.contains(.androidExpandable)
         case .carousel: formats.contains(.adobeCarousel)
         case .card: formats.contains(.fbCard)
-        case .noFormat: false
+        case .androidOptions: formats.contains(.fcm)
         }
     }
 
@@ -36,22 +39,23 @@ enum FieldUse: UInt8, CaseIterable {
     var usedByDescription: String {
         switch self {
         case .apnsDelivered: "apns, adobe-carousel and fb-card"
+        case .deliveryOptions: "apns, adobe-carousel, fb-card and fcm"
         case .actionURL, .actionOther: "apns, android-expandable (and adobe-carousel for a url action)"
         case .actions: "apns and android-expandable"
         case .expandable: "android-expandable"
         case .carousel: "adobe-carousel"
         case .card: "fb-card"
-        case .noFormat: "no format yet (reserved for an Android transport format)"
+        case .androidOptions: "fcm"
         }
     }
 }
 
 /// A set of ``FieldUse`` (a bit set: no allocation).
 struct FieldUseSet {
-    private var bits: UInt8 = 0
+    private var bits: UInt32 = 0
 
-    mutating func insert(_ use: FieldUse) { bits |= 1 << use.rawValue }
-    func contains(_ use: FieldUse) -> Bool { bits & (1 << use.rawValue) != 0 }
+    mutating func insert(_ use: FieldUse) { bits |= 1 << UInt32(use.rawValue) }
+    func contains(_ use: FieldUse) -> Bool { bits & (1 << UInt32(use.rawValue)) != 0 }
 
     /// Whether some use in the set is not used by `formats`.
     func hasUnused(by formats: OutputFormatSet) -> Bool {

@@ -26,7 +26,7 @@ extension PayloadValidator {
             if document.isNull(value) { continue }
             readCustomMember(key, value, JSONPointer.appending(path, key.rawValue))
             given.insert(key)
-            givenUses.insert(key.isIOS ? .apnsDelivered : .noFormat)
+            givenUses.insert(key.isIOS ? .apnsDelivered : .androidOptions)
         }
         guard !given.isEmpty else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {

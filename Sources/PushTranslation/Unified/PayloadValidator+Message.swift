@@ -17,12 +17,12 @@ extension PayloadValidator {
                 givenUses.insert(.apnsDelivered)
                 notification.message.subtitle = context.string(value, "/message/subtitle")
             case .priority:
-                givenUses.insert(.apnsDelivered)
+                givenUses.insert(.deliveryOptions)
                 if let priority = context.choice(value, "/message/priority", MessagePriority.self, choices: ["normal", "high"]) {
                     notification.message.priority = priority
                 }
             case .ttl:
-                givenUses.insert(.apnsDelivered)
+                givenUses.insert(.deliveryOptions)
                 if let ttl = context.integer(value, "/message/ttl", in: 0...Message.defaultTTLSeconds) {
                     notification.message.ttlSeconds = ttl
                 }

@@ -20,8 +20,12 @@ struct PayloadValidator {
     var hasCarousel = false
     var hasCard = false
 
-    init(document: JSONDocument, lenient: Bool) {
+    /// The formats `platform.android` routes to (`--android-formats`).
+    let androidFormats: OutputFormatSet
+
+    init(document: JSONDocument, lenient: Bool, androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats) {
         self.document = document
+        self.androidFormats = androidFormats
         context = ValidationContext(document: document, lenient: lenient)
     }
 
@@ -36,8 +40,8 @@ struct PayloadValidator {
     }
 
     /// Validates a parsed payload whose top-level value (token 0) is an object.
-    static func validate(_ document: JSONDocument, lenient: Bool) -> Outcome {
-        var validator = PayloadValidator(document: document, lenient: lenient)
+    static func validate(_ document: JSONDocument, lenient: Bool, androidFormats: OutputFormatSet) -> Outcome {
+        var validator = PayloadValidator(document: document, lenient: lenient, androidFormats: androidFormats)
         let (errors, warnings) = validator.run()
         return Outcome(notification: validator.notification, errors: errors, warnings: warnings)
     }
@@ -123,7 +127,7 @@ struct PayloadValidator {
         }
         var names = OutputFormatSet()
         if document.count(array) == 0 {
-            context.error(.invalidItemCount, path, "must list 1 to 4 formats; remove it to route by platform")
+            context.error(.invalidItemCount, path, "must list 1 to 5 formats; remove it to route by platform")
         }
         for (index, element) in document.elements(array).enumerated() {
             guard document.kind(element) == .string else {
@@ -147,7 +151,7 @@ struct PayloadValidator {
 
     private mutating func readCollapseID(_ token: Int, _ path: String) {
         let document = self.document
-        givenUses.insert(.apnsDelivered)
+        givenUses.insert(.deliveryOptions)
         guard let id = context.string(token, path) else { return }
         let bytes = document.utf8Count(id)
         guard bytes <= 64 else {
