@@ -45,6 +45,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         var offset: Int64 = 0
         var topics: [OutputFormat: String] = [:]
         var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
+        var androidFormats = TranslatorConfiguration.defaultAndroidFormats
         for argument in arguments {
             let (name, value) = Self.split(argument)
             switch name {
@@ -63,12 +64,16 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 let (format, name) = Self.split(value)
                 if let format = OutputFormat(rawValue: format) { topics[format] = name }
             case "--dead-letter-topic": deadLetterTopic = value
+            case "--android-formats":
+                guard let formats = TranslatorConfiguration.androidFormats(from: value) else { throw GoldenError.unknownArgument(argument) }
+                androidFormats = formats
             default: throw GoldenError.unknownArgument(argument)
             }
         }
         let translator = Translator(
             configuration: TranslatorConfiguration(
-                lenient: lenient, maxPayloadBytes: maxBytes, topics: topics, deadLetterTopic: deadLetterTopic))
+                lenient: lenient, maxPayloadBytes: maxBytes, topics: topics, deadLetterTopic: deadLetterTopic,
+                androidFormats: androidFormats))
         var payloads = [input]
         if lines {
             payloads = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
