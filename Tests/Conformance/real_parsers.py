@@ -9,6 +9,7 @@ Public API:
   carousel_payload_ios(user_info, title, body)            -> CarouselPayload(from:) model (C2-C6)
   parse_carousel_android(fcm_data), to_fcm_data(payload)  -> rendering dict | Refusal     (C8-C16)
   check_apns(payload, raw=None)                           -> problems (aps, alert keys, 4096 bytes)
+  check_fcm(payload, raw=None)                            -> problems (FCM's documented Message rules)
   check_record(format, payload, raw=None)                 -> (problems, notes) for one golden value
 
 Modules: model_outcome (Refusal), model_fb_values (colors, version, text, assets), model_fb_card
@@ -28,6 +29,7 @@ from model_apns import check_android_expandable, check_apns  # noqa: E402
 from model_fb_card import parse_card_android, parse_card_ios  # noqa: E402
 from model_fb_compare import card_intent_problems, card_renders_same, check_card  # noqa: E402
 from model_fb_values import android_color, ios_color  # noqa: E402
+from model_fcm import check_fcm  # noqa: E402
 from model_outcome import Refusal, is_refusal  # noqa: E402
 
 __all__ = [
@@ -35,7 +37,7 @@ __all__ = [
     "card_intent_problems", "check_card", "parse_carousel_ios", "carousel_payload_ios",
     "parse_carousel_android", "to_fcm_data", "check_carousel", "check_apns",
     "check_android_expandable", "check_record", "ios_color", "android_color", "ios_hex_color",
-    "android_hex_color",
+    "android_hex_color", "check_fcm",
 ]
 
 
@@ -51,4 +53,6 @@ def check_record(fmt, payload, raw=None):
         return check_apns(payload, raw) + problems, notes
     if fmt == "android-expandable":
         return check_android_expandable(payload, raw), []
+    if fmt == "fcm":
+        return check_fcm(payload, raw), []
     return [f"unknown format {fmt!r}"], []
