@@ -52,7 +52,7 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("validate_schemas.py needs the 'jsonschema' package (pip install jsonschema)")
 
-FORMATS = ["apns", "adobe-carousel", "fb-card", "android-expandable"]
+FORMATS = ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"]
 APNS_FORMATS = {"apns", "adobe-carousel", "fb-card"}
 OUTPUT_HEADER_ORDER = ["pushgate-id", "pushgate-format", "pushgate-source", "pushgate-dry-run",
                        "pushgate-warnings", "apns-push-type", "apns-priority", "apns-expiration",
@@ -488,7 +488,7 @@ class Goldens:
                 prev = groups.setdefault(source, [])
                 if prev and prev[-1] >= rank:
                     problems.append(("", "records of one input out of SPEC order (apns, adobe-carousel, "
-                                         "fb-card, android-expandable, then dead letters in format order)"))
+                                         "fb-card, android-expandable, fcm, then dead letters in format order)"))
                 prev.append(rank)
                 if is_output:
                     produced_offsets.add(source)
