@@ -7,7 +7,7 @@ import sys
 
 from confluent_kafka import Consumer, TopicPartition
 
-TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.dlq"]
+TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.fcm", "push.dlq"]
 
 
 def describe(message):

@@ -141,7 +141,20 @@ enum HeaderText {
     static let background = Array("background".utf8)
     static let five = Array("5".utf8)
     static let ten = Array("10".utf8)
-    static let formats: [[UInt8]] = OutputFormat.allCases.map { Array($0.rawValue.utf8) }
+    static let apns = Array("apns".utf8)
+    static let adobeCarousel = Array("adobe-carousel".utf8)
+    static let fbCard = Array("fb-card".utf8)
+    static let androidExpandable = Array("android-expandable".utf8)
+    static let fcm = Array("fcm".utf8)
 
-    static func format(_ format: OutputFormat) -> [UInt8] { formats[format.order] }
+    /// `pushgate-format` of each format (a switch: a new format cannot be forgotten here).
+    static func format(_ format: OutputFormat) -> [UInt8] {
+        switch format {
+        case .apns: apns
+        case .adobeCarousel: adobeCarousel
+        case .fbCard: fbCard
+        case .androidExpandable: androidExpandable
+        case .fcm: fcm
+        }
+    }
 }
