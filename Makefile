@@ -58,6 +58,7 @@ test: deps
 	$(PYTHON) -m unittest discover -s Tests/Conformance
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
+	./scripts/check_cli_usage.sh $(BIN)
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
 	$(PYTHON) deploy/check_deploy.py --self-test

@@ -64,11 +64,15 @@ struct TranslateCommand: ParsableCommand {
         let headers = try headers()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let payloads = lines ? Self.splitLines(input) : [input]
+        // Line N has offset --record-offset + N: the last one must still be a Kafka offset (no wrap to negative).
+        guard payloads.count <= 1 || recordOffset <= Int64.max - Int64(payloads.count - 1) else {
+            throw ValidationError("--record-offset \(recordOffset): line \(payloads.count - 1) would be past the largest Kafka offset \(Int64.max)")
+        }
         var output: [UInt8] = []
         var wroteDeadLetter = false
         for (index, payload) in payloads.enumerated() {
             let record = InputRecord(
-                topic: recordTopic, partition: recordPartition, offset: recordOffset &+ Int64(index),
+                topic: recordTopic, partition: recordPartition, offset: recordOffset + Int64(index),
                 key: recordKey.map { Array($0.utf8) }, value: payload, headers: headers,
                 timestampMs: recordTimestamp ?? now)
             for produced in translator.translate(record, readAtMs: now) {
