@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "PushWorkerTests",
             dependencies: [
-                "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                "PushWorker", "Kafka", "CRdKafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

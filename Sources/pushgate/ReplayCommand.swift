@@ -79,7 +79,8 @@ struct ReplayCommand: AsyncParsableCommand {
         var logger = Logger(label: "pushgate.replay")
         logger.logLevel = .warning
         let replayer = try Replayer(
-            producer: KafkaProducerConfiguration(bootstrapServers: bootstrap, properties: properties),
+            producer: KafkaProducerConfiguration(
+                bootstrapServers: bootstrap, properties: KafkaPropertyScope.properties(properties, for: .producer)),
             targetTopic: target, filter: ReplayFilter(errorCode: errorCode, format: format), total: nil, logger: logger)
         let started = ContinuousClock.now
         let ticker = Task {
@@ -98,7 +99,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 let source = TopicReplaySource(
                     topic: fromTopic,
                     consumer: KafkaConsumerConfiguration(
-                        bootstrapServers: bootstrap, groupId: "pushgate-replay", topics: [], properties: properties),
+                        bootstrapServers: bootstrap, groupId: "pushgate-replay", topics: [],
+                        properties: KafkaPropertyScope.properties(properties, for: .consumer)),
                     fromOffset: fromOffset, toOffset: toOffset,
                     sinceMs: try Self.time(since, option: "--since"), untilMs: try Self.time(until, option: "--until"))
                 try await source.run(into: replayer, logger: logger)

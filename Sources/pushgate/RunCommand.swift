@@ -131,7 +131,8 @@ struct RunCommand: AsyncParsableCommand {
     private func checkReachable(_ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger) async throws {
         do {
             let brokers = try await KafkaCluster.checkReachable(
-                bootstrapServers: worker.bootstrapServers, properties: worker.kafkaProperties,
+                bootstrapServers: worker.bootstrapServers,
+                properties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer),
                 timeout: .seconds(timeoutSeconds), logger: logger)
             logger.info("reached a cluster of \(brokers) broker(s) at \(worker.bootstrapServers)")
         } catch {

@@ -60,8 +60,9 @@ public enum Settings {
     /// `-X KEY=VALUE` (repeatable).
     public static let kafkaProperties = Setting<[String: String]>(
         .kafkaProperties, default: [:], defaultDescription: "none",
-        summary: "A librdkafka property for consumer and producer (repeatable)",
-        valueName: "KEY=VALUE", option: "`-X KEY=VALUE` (repeatable, consumer and producer)",
+        summary: "A librdkafka property (repeatable): consumer.KEY or producer.KEY for one client; an unprefixed "
+            + "property goes to the clients it applies to",
+        valueName: "KEY=VALUE", option: "`-X KEY=VALUE` (repeatable; `consumer.`/`producer.` prefix: one client only)",
         environmentNote: " (`k=v;k2=v2`)", fileNote: " (mapping `KEY: VALUE`)", parser: .entries(Self.propertyEntries))
 
     /// `--metrics-port`.
