@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "pushgate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "pushgate", targets: ["pushgate"]),
         .library(name: "PushTranslation", targets: ["PushTranslation"]),
