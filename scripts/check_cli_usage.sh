@@ -42,5 +42,10 @@ expect 64 "unknown name 'apns'; accepted: android-expandable, fcm" -- "$binary" 
 expect 64 "PUSHGATE_ANDROID_FORMATS: unknown name 'x'" -- env PUSHGATE_ANDROID_FORMATS=x "$binary" run
 expect 64 "--max-payload-bytes must be at least 1" -- "$binary" translate --max-payload-bytes 0 "$tmp/two.jsonl"
 
+# A configuration file that cannot be used stops `pushgate run` before it connects (read off the pool).
+printf 'group-id: a\nmax-inflight: 3\n' >"$tmp/bad.yaml"
+expect 64 "unknown key 'max-inflight'" -- "$binary" run --config "$tmp/bad.yaml"
+expect 64 "cannot read the configuration file" -- env PUSHGATE_CONFIG="$tmp/missing.yaml" "$binary" run
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

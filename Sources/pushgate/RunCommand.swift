@@ -77,16 +77,24 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(Settings.connectTimeout.help))
     var connectTimeout: String?
 
+    /// Flags and variables; the configuration file is read in ``run()``, off the cooperative pool.
     func validate() throws {
         do {
-            _ = try settings(EnvironmentSettings())
+            _ = try settings(EnvironmentSettings(), readingFile: false)
         } catch {
             throw ValidationError(error.description)
         }
     }
 
     func run() async throws {
-        let settings = try settings(EnvironmentSettings())
+        let command = self
+        let settings = try await DedicatedThread.run(name: "pushgate-settings") {
+            do {
+                return try command.settings(EnvironmentSettings(), readingFile: true)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         let format = settings.logFormat
         let secrets = settings.secrets
         LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
@@ -101,10 +109,11 @@ struct RunCommand: AsyncParsableCommand {
         ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
-            let broker = try EmbeddedBroker(
-                topics: [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
-                    + [worker.translator.deadLetterTopic],
-                partitions: settings.partitions, logger: logger)
+            let topics = [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
+                + [worker.translator.deadLetterTopic]
+            let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
+                try EmbeddedBroker(topics: topics, partitions: settings.partitions, logger: logger)
+            }
             worker.bootstrapServers = broker.bootstrapServers
             StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
@@ -142,7 +151,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The resolved settings: flags, then `PUSHGATE_*` variables, then the configuration file, then defaults.
-    private func settings(_ environment: EnvironmentSettings) throws(SettingError) -> RunSettings {
+    private func settings(_ environment: EnvironmentSettings, readingFile: Bool) throws(SettingError) -> RunSettings {
         let flags = try SettingSource.flags(
             [
                 .config: config, .bootstrapServers: bootstrapServers, .groupId: groupId, .inputTopic: inputTopic,
@@ -153,7 +162,7 @@ struct RunCommand: AsyncParsableCommand {
             ],
             maps: [.topics: topics, .kafkaProperties: kafkaProperties])
         var sources = [flags, try SettingSource.environment(environment)]
-        if let path = try SettingReader(sources).value(Settings.config) {
+        if readingFile, let path = try SettingReader(sources).value(Settings.config) {
             sources.append(try ConfigFile.load(path: path))
         }
         return try RunSettings.resolve(sources)
