@@ -91,7 +91,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         do {
             if let file {
-                let contents = try ReplayFileReader.read(path: file)
+                let contents = try await DedicatedThread.run(name: "replay-file") { try ReplayFileReader.read(path: file) }
                 replayer.setTotal(contents.records.count + contents.skippedOutputs)
                 replayer.countSkipped(contents.skippedOutputs)
                 for record in contents.records { try await replayer.replay(record) }
