@@ -1,4 +1,5 @@
 import Operations
+import Synchronization
 import Foundation
 import Testing
 
@@ -11,20 +12,33 @@ import Testing
         await #expect(throws: Refused.self) { try await DedicatedThread.run(name: "t") { throw Refused() } }
     }
 
-    @Test func aBlockedThreadDoesNotHoldThePool() async throws {
-        // Far more blocking calls than the pool has threads (one per core), all waiting at once: on the
-        // pool 16 x 300 ms would take 2.4 s on two cores; on their own threads they finish together.
-        let start = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<16 {
-                group.addTask { try await DedicatedThread.run(name: "sleeper") { usleepBlocking(300_000) } }
+    @Test func blockedCallsDoNotHoldThePool() async throws {
+        // 16 blocking calls that can only finish once all 16 are running at the same time: on the
+        // cooperative pool (one thread per core) at most a few run at once and each gives up after 10 s;
+        // on threads of their own all 16 meet at once, whatever else the machine is doing.
+        let running = RunningCount()
+        let calls = 16
+        let met = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<calls {
+                group.addTask {
+                    try await DedicatedThread.run(name: "waiter") {
+                        running.value.add(1, ordering: .sequentiallyConsistent)
+                        let deadline = ContinuousClock.now + .seconds(10)
+                        while running.value.load(ordering: .sequentiallyConsistent) < calls {
+                            if ContinuousClock.now > deadline { return false }
+                            usleep(1000)
+                        }
+                        return true
+                    }
+                }
             }
-            try await group.waitForAll()
+            return try await group.reduce(true) { $0 && $1 }
         }
-        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(met)
     }
 }
 
-private func usleepBlocking(_ microseconds: UInt32) {
-    _ = usleep(microseconds)
+/// How many blocking calls are running, shared by them.
+private final class RunningCount: Sendable {
+    let value = Atomic<Int>(0)
 }
