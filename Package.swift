@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "pushgate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .executable(name: "pushgate", targets: ["pushgate"]),
         .library(name: "PushTranslation", targets: ["PushTranslation"]),
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "PushWorkerTests",
             dependencies: [
-                "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                "PushWorker", "Kafka", "CRdKafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of check_deploy.py: the deploy files pass; broken copies of them, in a temp dir, fail.
+"""Tests of check_deploy.py: the deploy files pass; broken copies of them, in a temp git clone, fail.
 
     python3 -m unittest discover -s deploy -p 'test_*.py'     (from the repository root)
 
@@ -63,18 +63,36 @@ OPTIONS:
 """
 
 
+SPEC_TOPICS = """\
+## 1. Topics and records
+
+| topic (default name) | content | renamed with |
+|---|---|---|
+| `push.unified` | input: unified payloads | `--input-topic` |
+| `push.apns` | format `apns` | `--topic apns=NAME` |
+| `push.adobe.carousel` | format `adobe-carousel` | `--topic adobe-carousel=NAME` |
+| `push.fb.card` | format `fb-card` | `--topic fb-card=NAME` |
+| `push.android.expandable` | format `android-expandable` | `--topic android-expandable=NAME` |
+| `push.fcm` | format `fcm` (Firebase Cloud Messaging HTTP v1, Android) | `--topic fcm=NAME` |
+| `push.dlq` | dead letters | `--dead-letter-topic NAME` |
+
+## 2. JSON in and out
+"""
+
+
 class CheckDeployTests(unittest.TestCase):
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="check_deploy_"))
         self.addCleanup(shutil.rmtree, self.tmp)
-        # A minimal build context: what the Dockerfile COPYs, and a copy of deploy/.
+        # A minimal clone: what the Dockerfile COPYs, and a copy of deploy/, committed to git.
         self.repo = self.tmp / "repo"
-        (self.repo / "Sources").mkdir(parents=True)
-        (self.repo / "Tests").mkdir()
-        for name in ("Package.swift", "Package.resolved"):
+        for name in ("Package.swift", "Sources/pushgate/main.swift", "Tests/T/T.swift"):
+            (self.repo / name).parent.mkdir(parents=True, exist_ok=True)
             (self.repo / name).write_text("")
         self.deploy = self.repo / "deploy"
         shutil.copytree(HERE, self.deploy, ignore=shutil.ignore_patterns("__pycache__", "test_*.py"))
+        self.spec = self.tmp / "SPEC.md"
+        self.spec.write_text(SPEC_TOPICS)
         self.fake = self.tmp / "pushgate"
         self.fake.write_text(textwrap.dedent(f"""\
             #!{sys.executable}
@@ -85,11 +103,16 @@ class CheckDeployTests(unittest.TestCase):
                 sys.exit(64)
             """))
         self.fake.chmod(0o755)
+        self.git("init", "-q")
+        self.git("add", "-A")
+
+    def git(self, *args: str):
+        subprocess.run(["git", "-C", str(self.repo), *args], check=True, capture_output=True)
 
     def run_checker(self, binary: Path | str | None = None):
         proc = subprocess.run(
             [sys.executable, str(self.deploy / "check_deploy.py"), "--pushgate", str(binary or self.fake),
-             "--deploy-dir", str(self.deploy), "--repo", str(self.repo)],
+             "--deploy-dir", str(self.deploy), "--repo", str(self.repo), "--spec", str(self.spec)],
             capture_output=True, text=True, timeout=120)
         lines = proc.stdout.strip().splitlines()
         self.assertTrue(lines, proc.stderr)
@@ -123,7 +146,7 @@ class CheckDeployTests(unittest.TestCase):
         rc, lines = self.run_checker(REPO / ".build/debug/pushgate")
         self.assertEqual(rc, 0, "\n".join(lines))
 
-    # -- broken copies
+    # -- flags and variables
 
     def test_unknown_flag_in_deployment_args(self):
         self.edit("kubernetes/deployment.yaml", "- --metrics-port=9090", "- --metrics-address=0.0.0.0:9090")
@@ -146,72 +169,76 @@ class CheckDeployTests(unittest.TestCase):
         self.edit("docker-compose.yml", 'PUSHGATE_LENIENT: "false"', 'PUSHGATE_LENIENT: "maybe"')
         self.assert_fails("PUSHGATE_LENIENT='maybe' is not true/false")
 
-    def test_more_replicas_than_partitions(self):
-        self.edit("kubernetes/scaledobject.yaml", "maxReplicaCount: 12", "maxReplicaCount: 24")
-        self.assert_fails("maxReplicaCount <= partitions")
+    def test_image_command_with_an_unknown_flag(self):
+        self.edit("Dockerfile", 'CMD ["run"]', 'CMD ["run", "--verbose"]')
+        self.assert_fails("Dockerfile ENTRYPOINT+CMD: only `pushgate run` flags")
 
-    def test_kafka_init_misses_a_topic(self):
-        self.edit("docker-compose.yml", " push.dlq; do", "; do")
-        self.assert_fails("kafka-init creates every SPEC topic")
+    # -- COPY sources
 
-    def test_kafka_not_kraft(self):
-        self.edit("docker-compose.yml", "KAFKA_PROCESS_ROLES: broker,controller", "KAFKA_PROCESS_ROLES: broker")
-        self.assert_fails("KAFKA_PROCESS_ROLES")
+    def test_copy_of_an_untracked_file_fails(self):
+        # The original bug: Package.resolved exists on the developer's machine but not in a clone.
+        (self.repo / "Package.resolved").write_text("{}")
+        self.edit("Dockerfile", "COPY Package.swift ./", "COPY Package.swift Package.resolved ./")
+        self.assert_fails("COPY source Package.resolved is in a fresh clone")
 
-    def test_one_replica_in_compose(self):
-        self.edit("docker-compose.yml", "replicas: 2", "replicas: 1")
-        self.assert_fails("at least 2 pushgate replicas")
+    def test_copy_of_a_file_the_dockerignore_excludes_fails(self):
+        self.edit("Dockerfile.dockerignore", "!deploy/pushgate-healthcheck", "")
+        self.assert_fails("COPY source deploy/pushgate-healthcheck is sent in the build context")
 
-    def test_prometheus_scrapes_the_wrong_port(self):
-        self.edit("prometheus.yml", "port: 9090", "port: 8080")
-        self.assert_fails("scrapes /metrics of every pushgate service")
+    def test_copy_from_a_stage_that_does_not_exist_fails(self):
+        self.edit("Dockerfile", "COPY --from=build /out/ /", "COPY --from=builder /out/ /")
+        self.assert_fails("COPY --from=builder names an earlier stage")
 
-    def test_dockerfile_runtime_and_user(self):
-        self.edit("Dockerfile", "ARG RUNTIME_IMAGE=debian:bookworm-slim", "ARG RUNTIME_IMAGE=debian:bookworm")
-        self.edit("Dockerfile", "USER 10001:10001", "USER root")
-        self.edit("Dockerfile", "librdkafka1 ca-certificates", "ca-certificates")
-        self.assert_fails("runtime stage is debian:bookworm-slim", "non-root USER", "installs librdkafka1")
+    def test_context_that_is_not_a_clone_fails(self):
+        shutil.rmtree(self.repo / ".git")
+        self.assert_fails("the build context is a git repository", "COPY source Package.swift is in a fresh clone")
 
-    def test_dockerfile_single_stage_without_healthcheck(self):
-        text = (self.deploy / "Dockerfile").read_text()
-        runtime = text[text.index("FROM ${RUNTIME_IMAGE}"):]
-        runtime = re.sub(r"HEALTHCHECK[^\n]*\\\n[^\n]*\n", "", runtime)
-        (self.deploy / "Dockerfile").write_text("ARG RUNTIME_IMAGE=debian:bookworm-slim\n" + runtime)
-        self.assert_fails("multi-stage", "HEALTHCHECK calls /health")
+    # -- topics
 
-    def test_readiness_probe_on_health(self):
-        self.edit("kubernetes/deployment.yaml", "path: /ready", "path: /health")
-        self.assert_fails("readinessProbe is GET /ready")
+    def test_kafka_init_misses_a_spec_topic(self):
+        self.edit("docker-compose.yml", " push.fcm push.dlq; do", " push.dlq; do")
+        self.assert_fails("kafka-init creates every topic of SPEC section 1")
 
-    def test_root_container(self):
-        self.edit("kubernetes/deployment.yaml", "runAsNonRoot: true", "runAsNonRoot: false", count=2)
-        self.assert_fails("runs as non-root")
+    def test_worker_uses_a_topic_kafka_init_does_not_create(self):
+        self.edit("docker-compose.yml", "PUSHGATE_DEAD_LETTER_TOPIC: push.dlq", "PUSHGATE_DEAD_LETTER_TOPIC: push.dead")
+        self.assert_fails("every topic it uses is created by kafka-init")
 
-    def test_pdb_selects_other_pods(self):
-        self.edit("kubernetes/poddisruptionbudget.yaml", "app.kubernetes.io/component: worker",
-                  "app.kubernetes.io/component: api")
-        self.assert_fails("selects the Deployment's pods")
+    def test_topic_of_a_format_spec_does_not_have(self):
+        self.edit("kubernetes/configmap.yaml", "PUSHGATE_TOPICS: apns=push.apns,", "PUSHGATE_TOPICS: apn=push.apns,")
+        self.assert_fails("PUSHGATE_TOPICS entry 'apn=push.apns' is not FORMAT=NAME with a SPEC format")
 
-    def test_scaled_object_targets_another_deployment(self):
-        self.edit("kubernetes/scaledobject.yaml", "    name: pushgate\n  pollingInterval", "    name: other\n  pollingInterval")
-        self.assert_fails("targets the pushgate Deployment")
-
-    def test_kustomization_lists_a_missing_file(self):
-        self.edit("kubernetes/kustomization.yaml", "  - scaledobject.yaml", "  - scaledobject.yaml\n  - service.yaml")
-        self.assert_fails("every listed resource exists")
-
-    def test_undefined_variable_reference(self):
-        self.edit("kubernetes/deployment.yaml", "$(KAFKA_SASL_PASSWORD)", "$(KAFKA_PASSWORD)")
-        self.assert_fails("$(VAR) refers to a defined variable")
-
-    def test_broken_yaml(self):
-        (self.deploy / "kubernetes" / "configmap.yaml").write_text("data: [unclosed\n")
-        self.assert_fails("configmap.yaml: parses")
+    def test_scaled_object_watches_another_topic(self):
+        self.edit("kubernetes/scaledobject.yaml", "topic: push.unified", "topic: push.apns")
+        self.assert_fails("ScaledObject: its kafka trigger watches the workers' input topic")
 
     def test_missing_binary(self):
         rc, lines = self.run_checker(self.tmp / "no-such-pushgate")
         self.assertEqual(rc, 1)
         self.assertTrue(any("pushgate run --help" in line and line.startswith("FAIL") for line in lines), lines)
+
+
+class ValidateKedaTests(unittest.TestCase):
+    """deploy/validate_keda.py refuses what KEDA's CRD schema refuses."""
+
+    def run_validator(self, text: str):
+        path = Path(tempfile.mkdtemp(prefix="keda_")) / "so.yaml"
+        self.addCleanup(shutil.rmtree, path.parent)
+        path.write_text(text)
+        return subprocess.run([sys.executable, str(HERE / "validate_keda.py"), str(path)],
+                              capture_output=True, text=True, timeout=60)
+
+    def test_the_scaled_object_passes(self):
+        proc = self.run_validator((HERE / "kubernetes/scaledobject.yaml").read_text())
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+        self.assertIn("2 passed, 0 failed", proc.stdout)
+
+    def test_misspelt_field_and_wrong_type_fail(self):
+        text = (HERE / "kubernetes/scaledobject.yaml").read_text()
+        text = text.replace("  pollingInterval: 15", "  pollingIntervall: 15").replace('lagThreshold: "1000"', "lagThreshold: 1000")
+        proc = self.run_validator(text)
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("'pollingIntervall' was unexpected", proc.stdout)
+        self.assertIn("lagThreshold: 1000 is not of type 'string'", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@ import Foundation
 
 /// A value guarded by a lock, shared between librdkafka's threads, poll threads and async code.
 ///
-/// `@unchecked Sendable` is safe because every access to `value` goes through `withLock`.
-public final class Locked<Value>: @unchecked Sendable {
+/// Sendable only when its value is (as swift-service-lifecycle's `LockedValueBox`): a lock makes access
+/// exclusive, but a non-Sendable value handed out of `withLock` could still be shared. Outside the Kafka
+/// and worker targets prefer `Synchronization.Mutex`.
+public final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
@@ -17,3 +19,6 @@ public final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// `@unchecked` is safe: every access to the value goes through `withLock`, and the value is Sendable.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -1,4 +1,4 @@
-import Kafka
+import Synchronization
 import Foundation
 import Logging
 
@@ -89,17 +89,19 @@ public struct PushgateLogHandler: LogHandler {
 
 /// Where a ``PushgateLogHandler`` writes its lines: one `write` per line, serialized by a lock.
 public final class LogOutput: Sendable {
-    private let sink: Locked<@Sendable (String) -> Void>
+    private let sink: @Sendable (String) -> Void
+    /// Held while a line is written, so lines of concurrent loggers never interleave.
+    private let writing = Mutex(())
 
     /// Lines are given to `write`, one at a time, without their newline.
-    public init(_ write: @escaping @Sendable (String) -> Void) { sink = Locked(write) }
+    public init(_ write: @escaping @Sendable (String) -> Void) { sink = write }
 
     /// Standard error, one line per write.
     public static let standardError = LogOutput { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    func write(_ line: String) { sink.withLock { $0(line) } }
+    func write(_ line: String) { writing.withLock { _ in sink(line) } }
 }
 
 /// Replaces every occurrence of a secret in a text by `[redacted]`.

@@ -11,8 +11,9 @@ public struct PushWorkerConfiguration: Sendable {
     public var inputTopic: String
     /// Output and dead-letter topics, leniency and payload limit.
     public var translator: TranslatorConfiguration
-    /// librdkafka properties (`-X key=value`) given to both the consumer and the producer, after
-    /// pushgate's defaults. `enable.idempotence`, `acks`, `enable.auto.commit` and
+    /// librdkafka properties (`-X key=value`), after pushgate's defaults, each given to the client it
+    /// belongs to (``KafkaPropertyScope``: `consumer.`/`producer.` prefixes, consumer-only and
+    /// producer-only names). `enable.idempotence`, `acks`, `enable.auto.commit` and
     /// `enable.auto.offset.store` cannot be overridden. Default: none.
     public var kafkaProperties: [String: String]
     /// The most input records whose outputs are not all acknowledged yet (backpressure). Default: 1000.
@@ -70,21 +71,25 @@ public struct PushWorkerConfiguration: Sendable {
     /// The largest record the producer writes (`message.max.bytes`, given or default), less room for
     /// Kafka's own framing.
     var producerRecordLimit: Int {
-        let setting = kafkaProperties["message.max.bytes"] ?? producerDefaults["message.max.bytes"] ?? "1000000"
+        let setting = producerProperties["message.max.bytes"] ?? producerDefaults["message.max.bytes"] ?? "1000000"
         return (Int(setting) ?? 1_000_000) - 1024
     }
 
-    /// The producer's configuration: ``producerDefaults``, then ``kafkaProperties``.
+    /// The producer's share of ``kafkaProperties``.
+    var producerProperties: [String: String] { KafkaPropertyScope.properties(kafkaProperties, for: .producer) }
+
+    /// The producer's configuration: ``producerDefaults``, then its share of ``kafkaProperties``.
     var producerConfiguration: KafkaProducerConfiguration {
         KafkaProducerConfiguration(
-            bootstrapServers: bootstrapServers, properties: producerDefaults.merging(kafkaProperties) { $1 },
+            bootstrapServers: bootstrapServers, properties: producerDefaults.merging(producerProperties) { $1 },
             statisticsIntervalMs: statisticsIntervalMs)
     }
 
     /// The group consumer's configuration: ``groupId`` reading ``inputTopic``.
     var consumerConfiguration: KafkaConsumerConfiguration {
         KafkaConsumerConfiguration(
-            bootstrapServers: bootstrapServers, groupId: groupId, topics: [inputTopic], properties: kafkaProperties,
+            bootstrapServers: bootstrapServers, groupId: groupId, topics: [inputTopic],
+            properties: KafkaPropertyScope.properties(kafkaProperties, for: .consumer),
             statisticsIntervalMs: statisticsIntervalMs)
     }
 }

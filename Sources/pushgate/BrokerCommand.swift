@@ -1,6 +1,7 @@
 import ArgumentParser
 import Kafka
 import Logging
+import Operations
 import PushModel
 import PushTranslation
 import PushWorker
@@ -56,7 +57,10 @@ struct BrokerCommand: AsyncParsableCommand {
         let renamed = try KeyValueOption.topics(topics)
         let formatTopics = OutputFormat.allCases.map { renamed[$0] ?? $0.defaultTopic }
         let allTopics = [inputTopic] + formatTopics + [deadLetterTopic] + extraTopic
-        let broker = try EmbeddedBroker(brokerCount: brokers, topics: allTopics, partitions: partitions, logger: logger)
+        let (brokers, partitions) = (brokers, partitions)
+        let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
+            try EmbeddedBroker(brokerCount: brokers, topics: allTopics, partitions: partitions, logger: logger)
+        }
         StandardStreams.writeLine(broker.bootstrapServers)
         let service = EmbeddedBrokerService(broker: broker, controlLines: control ? StandardStreams.inputLines() : nil)
         let group = ServiceGroup(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kafka
 import Logging
+import Operations
 import PushModel
 import PushTranslation
 import PushWorker
@@ -31,7 +32,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Kafka bootstrap servers (host:port,...).")
     var bootstrapServers: String?
 
-    @Option(help: "The topic to write to (default: push.unified).")
+    @Option(help: ArgumentHelp("The topic to write to (default: \(Settings.inputTopic.defaultValue))."))
     var inputTopic: String?
 
     @Option(help: "Read records from this topic.")
@@ -58,7 +59,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Only records whose pushgate-format header is this format.")
     var format: String?
 
-    @Option(name: .customShort("X"), help: ArgumentHelp("A librdkafka property (repeatable).", valueName: "KEY=VALUE"))
+    @Option(name: .customShort("X"), help: ArgumentHelp(Settings.kafkaProperties.help, valueName: "KEY=VALUE"))
     var kafkaProperties: [String] = []
 
     func validate() throws {
@@ -74,20 +75,12 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = EnvironmentSettings()
-        guard let bootstrap = bootstrapServers ?? environment.string("PUSHGATE_BOOTSTRAP_SERVERS") else {
-            throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
-        }
-        var properties: [String: String] = [:]
-        for entry in environment.list("PUSHGATE_X") + kafkaProperties {
-            let (key, value) = try KeyValueOption.split(entry, option: "-X")
-            properties[key] = value
-        }
+        let (bootstrap, target, properties) = try settings(EnvironmentSettings())
         var logger = Logger(label: "pushgate.replay")
         logger.logLevel = .warning
-        let target = inputTopic ?? environment.string("PUSHGATE_INPUT_TOPIC") ?? TranslatorConfiguration.defaultInputTopic
         let replayer = try Replayer(
-            producer: KafkaProducerConfiguration(bootstrapServers: bootstrap, properties: properties),
+            producer: KafkaProducerConfiguration(
+                bootstrapServers: bootstrap, properties: KafkaPropertyScope.properties(properties, for: .producer)),
             targetTopic: target, filter: ReplayFilter(errorCode: errorCode, format: format), total: nil, logger: logger)
         let started = ContinuousClock.now
         let ticker = Task {
@@ -98,7 +91,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         do {
             if let file {
-                let contents = try ReplayFileReader.read(path: file)
+                let contents = try await DedicatedThread.run(name: "replay-file") { try ReplayFileReader.read(path: file) }
                 replayer.setTotal(contents.records.count + contents.skippedOutputs)
                 replayer.countSkipped(contents.skippedOutputs)
                 for record in contents.records { try await replayer.replay(record) }
@@ -106,7 +99,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 let source = TopicReplaySource(
                     topic: fromTopic,
                     consumer: KafkaConsumerConfiguration(
-                        bootstrapServers: bootstrap, groupId: "pushgate-replay", topics: [], properties: properties),
+                        bootstrapServers: bootstrap, groupId: "pushgate-replay", topics: [],
+                        properties: KafkaPropertyScope.properties(properties, for: .consumer)),
                     fromOffset: fromOffset, toOffset: toOffset,
                     sinceMs: try Self.time(since, option: "--since"), untilMs: try Self.time(until, option: "--until"))
                 try await source.run(into: replayer, logger: logger)
@@ -121,6 +115,24 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         ticker.cancel()
         Self.show(replayer.progress, since: started, final: true)
+    }
+
+    /// Bootstrap servers, target topic and librdkafka properties: flags, then `PUSHGATE_*` variables, then
+    /// the defaults of ``Settings`` (as `run` reads them; replay has no configuration file).
+    private func settings(_ environment: EnvironmentSettings) throws -> (String, String, [String: String]) {
+        do {
+            let flags = try SettingSource.flags(
+                [.bootstrapServers: bootstrapServers, .inputTopic: inputTopic], maps: [.kafkaProperties: kafkaProperties])
+            let variables = try SettingSource.environment(
+                environment, keys: [.bootstrapServers, .inputTopic, .kafkaProperties])
+            let reader = SettingReader([flags, variables])
+            guard let bootstrap = try reader.value(Settings.bootstrapServers) else {
+                throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
+            }
+            return (bootstrap, try reader.value(Settings.inputTopic), try reader.value(Settings.kafkaProperties))
+        } catch let error as SettingError {
+            throw ValidationError(error.description)
+        }
     }
 
     private static func show(_ progress: ReplayProgress, since start: ContinuousClock.Instant, final: Bool) {

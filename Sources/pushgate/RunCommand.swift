@@ -20,11 +20,7 @@ struct RunCommand: AsyncParsableCommand {
             Every option has an environment variable, used when the option is not given, and a key in the \
             optional YAML configuration file (--config FILE or PUSHGATE_CONFIG), used when neither is: flags win \
             over environment variables, which win over the file, which wins over the defaults. \
-            Variables: PUSHGATE_CONFIG, PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_INPUT_TOPIC, \
-            PUSHGATE_TOPICS (FORMAT=NAME entries separated by ',', ';' or newlines), PUSHGATE_DEAD_LETTER_TOPIC, \
-            PUSHGATE_LENIENT (true/false), PUSHGATE_MAX_PAYLOAD_BYTES, PUSHGATE_X (key=value entries separated by \
-            ';' or newlines; a -X flag wins for the same key), PUSHGATE_METRICS_PORT, PUSHGATE_PARTITIONS, \
-            PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL, PUSHGATE_LOG_FORMAT, PUSHGATE_CONNECT_TIMEOUT. \
+            Variables: \(Settings.environmentVariableList). \
             File keys: the option names without dashes in front (max-in-flight: 500), topics (a mapping \
             FORMAT: NAME) and kafka-properties (a mapping KEY: VALUE); an unknown key is an error.
 
@@ -33,61 +29,72 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A YAML configuration file of these settings (lowest precedence but defaults).", valueName: "FILE"))
+    @Option(help: ArgumentHelp(Settings.config.help, valueName: "FILE"))
     var config: String?
 
-    @Option(help: "Kafka bootstrap servers (host:port,...). Without it, an embedded broker is started on loopback.")
+    @Option(help: ArgumentHelp(Settings.bootstrapServers.help))
     var bootstrapServers: String?
 
-    @Option(help: "The consumer group (default: pushgate).")
+    @Option(help: ArgumentHelp(Settings.groupId.help))
     var groupId: String?
 
-    @Option(help: "The input topic (default: push.unified).")
+    @Option(help: ArgumentHelp(Settings.inputTopic.help))
     var inputTopic: String?
 
-    @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format (repeatable).", valueName: "FORMAT=NAME"))
+    @Option(name: .customLong("topic"), help: ArgumentHelp(Settings.topics.help, valueName: "FORMAT=NAME"))
     var topics: [String] = []
 
-    @Option(help: "The dead-letter topic (default: push.dlq).")
+    @Option(help: ArgumentHelp(Settings.deadLetterTopic.help))
     var deadLetterTopic: String?
 
-    @Flag(inversion: .prefixedNo, help: "Unknown fields are warnings instead of errors (default: off).")
+    @Option(help: ArgumentHelp(Settings.androidFormats.help, valueName: "FORMATS"))
+    var androidFormats: String?
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Settings.lenient.help))
     var lenient: Bool?
 
-    @Option(help: "Largest payload in bytes; larger is too_large (default: 1048576).")
-    var maxPayloadBytes: Int?
+    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
+    var maxPayloadBytes: String?
 
-    @Option(name: .customShort("X"), help: ArgumentHelp("A librdkafka property for consumer and producer (repeatable).", valueName: "KEY=VALUE"))
+    @Option(name: .customShort("X"), help: ArgumentHelp(Settings.kafkaProperties.help, valueName: "KEY=VALUE"))
     var kafkaProperties: [String] = []
 
-    @Option(help: "Port of the HTTP server of /metrics, /health and /ready on all interfaces (default: none, no server).")
-    var metricsPort: Int?
+    @Option(help: ArgumentHelp(Settings.metricsPort.help))
+    var metricsPort: String?
 
-    @Option(help: "Partitions per topic of the embedded broker, when no bootstrap servers are given (default: 8).")
-    var partitions: Int?
+    @Option(help: ArgumentHelp(Settings.partitions.help))
+    var partitions: String?
 
-    @Option(help: "Most input records in flight, read but not all acknowledged (default: 1000).")
-    var maxInFlight: Int?
+    @Option(help: ArgumentHelp(Settings.maxInFlight.help))
+    var maxInFlight: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default: info).")
+    @Option(help: ArgumentHelp(Settings.logLevel.help))
     var logLevel: String?
 
-    @Option(help: "Log lines as readable text or JSON, one object per line: text, json (default: text).")
+    @Option(help: ArgumentHelp(Settings.logFormat.help))
     var logFormat: String?
 
-    @Option(help: "Seconds to wait at startup for the bootstrap servers to answer before exiting (default: 10).")
-    var connectTimeout: Int?
+    @Option(help: ArgumentHelp(Settings.connectTimeout.help))
+    var connectTimeout: String?
 
+    /// Flags and variables; the configuration file is read in ``run()``, off the cooperative pool.
     func validate() throws {
         do {
-            _ = try settings(EnvironmentSettings())
+            _ = try settings(EnvironmentSettings(), readingFile: false)
         } catch {
             throw ValidationError(error.description)
         }
     }
 
     func run() async throws {
-        let settings = try settings(EnvironmentSettings())
+        let command = self
+        let settings = try await DedicatedThread.run(name: "pushgate-settings") {
+            do {
+                return try command.settings(EnvironmentSettings(), readingFile: true)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         let format = settings.logFormat
         let secrets = settings.secrets
         LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
@@ -102,10 +109,11 @@ struct RunCommand: AsyncParsableCommand {
         ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
-            let broker = try EmbeddedBroker(
-                topics: [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
-                    + [worker.translator.deadLetterTopic],
-                partitions: settings.partitions, logger: logger)
+            let topics = [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
+                + [worker.translator.deadLetterTopic]
+            let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
+                try EmbeddedBroker(topics: topics, partitions: settings.partitions, logger: logger)
+            }
             worker.bootstrapServers = broker.bootstrapServers
             StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
@@ -132,7 +140,8 @@ struct RunCommand: AsyncParsableCommand {
     private func checkReachable(_ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger) async throws {
         do {
             let brokers = try await KafkaCluster.checkReachable(
-                bootstrapServers: worker.bootstrapServers, properties: worker.kafkaProperties,
+                bootstrapServers: worker.bootstrapServers,
+                properties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer),
                 timeout: .seconds(timeoutSeconds), logger: logger)
             logger.info("reached a cluster of \(brokers) broker(s) at \(worker.bootstrapServers)")
         } catch {
@@ -142,23 +151,18 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The resolved settings: flags, then `PUSHGATE_*` variables, then the configuration file, then defaults.
-    private func settings(_ environment: EnvironmentSettings) throws(SettingError) -> RunSettings {
-        var flags = SettingSource(kind: .flags)
-        let scalars: [(SettingKey, String?)] = [
-            (.bootstrapServers, bootstrapServers), (.groupId, groupId), (.inputTopic, inputTopic),
-            (.deadLetterTopic, deadLetterTopic), (.lenient, lenient.map { $0 ? "true" : "false" }),
-            (.maxPayloadBytes, maxPayloadBytes.map(String.init)), (.metricsPort, metricsPort.map(String.init)),
-            (.partitions, partitions.map(String.init)), (.maxInFlight, maxInFlight.map(String.init)),
-            (.logLevel, logLevel), (.logFormat, logFormat), (.connectTimeout, connectTimeout.map(String.init)),
-        ]
-        for case let (key, value?) in scalars { flags.scalars[key] = value }
-        var topicEntries: [(String, String)] = []
-        for entry in topics { topicEntries.append(try SettingSource.split(entry, name: "--topic")) }
-        var propertyEntries: [(String, String)] = []
-        for entry in kafkaProperties { propertyEntries.append(try SettingSource.split(entry, name: "-X")) }
-        flags.maps = [.topics: topicEntries, .kafkaProperties: propertyEntries]
+    private func settings(_ environment: EnvironmentSettings, readingFile: Bool) throws(SettingError) -> RunSettings {
+        let flags = try SettingSource.flags(
+            [
+                .config: config, .bootstrapServers: bootstrapServers, .groupId: groupId, .inputTopic: inputTopic,
+                .deadLetterTopic: deadLetterTopic, .androidFormats: androidFormats,
+                .lenient: lenient.map { $0 ? "true" : "false" }, .maxPayloadBytes: maxPayloadBytes,
+                .metricsPort: metricsPort, .partitions: partitions, .maxInFlight: maxInFlight,
+                .logLevel: logLevel, .logFormat: logFormat, .connectTimeout: connectTimeout,
+            ],
+            maps: [.topics: topics, .kafkaProperties: kafkaProperties])
         var sources = [flags, try SettingSource.environment(environment)]
-        if let path = config ?? environment.string(configFileVariable) {
+        if readingFile, let path = try SettingReader(sources).value(Settings.config) {
             sources.append(try ConfigFile.load(path: path))
         }
         return try RunSettings.resolve(sources)

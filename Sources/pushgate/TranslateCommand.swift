@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Operations
 import PushModel
 import PushTranslation
 
@@ -21,22 +22,20 @@ struct TranslateCommand: ParsableCommand {
     @Flag(help: "One payload per line (split at \\n); line N has offset --record-offset + N.")
     var lines = false
 
-    @Flag(help: "Unknown fields are warnings instead of errors.")
-    var lenient = false
+    @Flag(help: ArgumentHelp(Settings.lenient.help))
+    var lenient = Settings.lenient.defaultValue
 
-    @Option(help: "Largest payload in bytes; larger is too_large.")
-    var maxPayloadBytes = TranslatorConfiguration.defaultMaxPayloadBytes
+    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
+    var maxPayloadBytes: String?
 
-    @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
+    @Option(name: .customLong("topic"), help: ArgumentHelp(Settings.topics.help, valueName: "FORMAT=NAME"))
     var topics: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "Formats for payloads routed to Android: a comma-separated list of android-expandable and fcm.",
-        valueName: "FORMATS"))
-    var androidFormats = "android-expandable"
+    @Option(help: ArgumentHelp(Settings.androidFormats.help, valueName: "FORMATS"))
+    var androidFormats: String?
 
-    @Option(help: "The dead-letter topic.")
-    var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
+    @Option(help: ArgumentHelp(Settings.deadLetterTopic.help))
+    var deadLetterTopic: String?
 
     @Option(help: "Topic of the described input record.")
     var recordTopic = TranslatorConfiguration.defaultInputTopic
@@ -57,30 +56,26 @@ struct TranslateCommand: ParsableCommand {
     var recordTimestamp: Int64?
 
     func validate() throws {
-        guard maxPayloadBytes > 0 else { throw ValidationError("--max-payload-bytes must be positive") }
         guard recordOffset >= 0 else { throw ValidationError("--record-offset must be 0 or more") }
-        _ = try KeyValueOption.topics(topics)
-        for header in recordHeader { _ = try KeyValueOption.split(header, option: "--record-header") }
-        _ = try KeyValueOption.androidFormats(androidFormats)
+        _ = try configuration()
+        _ = try headers()
     }
 
     func run() throws {
-        let configuration = TranslatorConfiguration(
-            lenient: lenient, maxPayloadBytes: maxPayloadBytes, topics: try KeyValueOption.topics(topics),
-            deadLetterTopic: deadLetterTopic, androidFormats: try KeyValueOption.androidFormats(androidFormats))
-        let translator = Translator(configuration: configuration)
+        let translator = Translator(configuration: try configuration())
         let input = try readInput()
-        let headers = try recordHeader.map { text -> RecordHeader in
-            let (name, value) = try KeyValueOption.split(text, option: "--record-header")
-            return RecordHeader(name: name, text: value)
-        }
+        let headers = try headers()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let payloads = lines ? Self.splitLines(input) : [input]
+        // Line N has offset --record-offset + N: the last one must still be a Kafka offset (no wrap to negative).
+        guard payloads.count <= 1 || recordOffset <= Int64.max - Int64(payloads.count - 1) else {
+            throw ValidationError("--record-offset \(recordOffset): line \(payloads.count - 1) would be past the largest Kafka offset \(Int64.max)")
+        }
         var output: [UInt8] = []
         var wroteDeadLetter = false
         for (index, payload) in payloads.enumerated() {
             let record = InputRecord(
-                topic: recordTopic, partition: recordPartition, offset: recordOffset &+ Int64(index),
+                topic: recordTopic, partition: recordPartition, offset: recordOffset + Int64(index),
                 key: recordKey.map { Array($0.utf8) }, value: payload, headers: headers,
                 timestampMs: recordTimestamp ?? now)
             for produced in translator.translate(record, readAtMs: now) {
@@ -95,6 +90,33 @@ struct TranslateCommand: ParsableCommand {
         }
         FileHandle.standardOutput.write(Data(output))
         if wroteDeadLetter { throw ExitCode(1) }
+    }
+
+    /// The translator's settings from the flags, parsed by their ``Settings`` definitions.
+    private func configuration() throws -> TranslatorConfiguration {
+        do {
+            let flags = try SettingSource.flags(
+                [
+                    .maxPayloadBytes: maxPayloadBytes, .deadLetterTopic: deadLetterTopic, .lenient: lenient ? "true" : nil,
+                    .androidFormats: androidFormats,
+                ],
+                maps: [.topics: topics])
+            return try SettingReader([flags]).translatorConfiguration()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The described record's headers, each `NAME=VALUE` split at the first `=`.
+    private func headers() throws -> [RecordHeader] {
+        do {
+            return try recordHeader.map { text throws(SettingError) -> RecordHeader in
+                let (name, value) = try SettingSource.split(text, name: "--record-header")
+                return RecordHeader(name: name, text: value)
+            }
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     private func readInput() throws -> [UInt8] {

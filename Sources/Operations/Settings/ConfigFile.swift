@@ -1,5 +1,4 @@
 import Foundation
-import PushWorker
 import Yams
 
 /// Reads a YAML configuration file of `pushgate run`: a mapping whose keys are ``SettingKey/fileKey``s.
@@ -29,10 +28,10 @@ public enum ConfigFile {
         guard let mapping = root.mapping else {
             throw SettingError("configuration file \(path) must be a mapping of settings (key: value)")
         }
-        let known = SettingKey.allCases.map(\.fileKey)
+        let known = SettingKey.allCases.compactMap(\.fileKey)
         for (keyNode, value) in mapping {
             let name = keyNode.string ?? "\(keyNode)"
-            guard let key = SettingKey(rawValue: name) else {
+            guard let key = SettingKey(rawValue: name), key.fileKey != nil else {
                 throw SettingError("configuration file \(path): unknown key '\(name)'; known keys: \(known.joined(separator: ", "))")
             }
             if key.isMap {

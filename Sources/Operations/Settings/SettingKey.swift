@@ -1,36 +1,41 @@
-/// A setting of `pushgate run`: its configuration file key, its flag and its environment variable.
+/// A setting of pushgate, by name: its flag, its environment variable and its configuration file key.
+/// What else defines it (default, parser, documentation) is its ``Setting`` in ``Settings``.
 public enum SettingKey: String, CaseIterable, Sendable {
+    /// The YAML configuration file itself (`--config`, `PUSHGATE_CONFIG`); it has no file key.
+    case config
     /// Kafka `bootstrap.servers`; none starts an embedded broker.
     case bootstrapServers = "bootstrap-servers"
-    /// The consumer group. Default: `pushgate`.
+    /// The consumer group.
     case groupId = "group-id"
-    /// The input topic. Default: `push.unified`.
+    /// The input topic.
     case inputTopic = "input-topic"
-    /// Output topic per format (`FORMAT=NAME` entries). Default: SPEC section 1 names.
+    /// Output topic per format (`FORMAT=NAME` entries).
     case topics
-    /// The dead-letter topic. Default: `push.dlq`.
+    /// The dead-letter topic.
     case deadLetterTopic = "dead-letter-topic"
-    /// Unknown fields are warnings. Default: false.
+    /// The Android formats an Android payload is written in (SPEC section 4).
+    case androidFormats = "android-formats"
+    /// Unknown fields are warnings.
     case lenient
-    /// Largest payload in bytes. Default: 1048576.
+    /// Largest payload in bytes.
     case maxPayloadBytes = "max-payload-bytes"
-    /// librdkafka properties of both clients (`KEY=VALUE` entries). Default: none.
+    /// librdkafka properties (`KEY=VALUE` entries).
     case kafkaProperties = "kafka-properties"
-    /// Port of the `/metrics`, `/health`, `/ready` server. Default: none (no server).
+    /// Port of the `/metrics`, `/health`, `/ready` server.
     case metricsPort = "metrics-port"
-    /// Partitions per topic of the embedded broker. Default: 8.
+    /// Partitions per topic of the embedded broker.
     case partitions
-    /// Most input records in flight. Default: 1000.
+    /// Most input records in flight.
     case maxInFlight = "max-in-flight"
-    /// Log level. Default: `info`.
+    /// Log level.
     case logLevel = "log-level"
-    /// Log format, `text` or `json`. Default: `text`.
+    /// Log format, `text` or `json`.
     case logFormat = "log-format"
-    /// Seconds to wait at startup for the bootstrap servers. Default: 10.
+    /// Seconds to wait at startup for the bootstrap servers.
     case connectTimeout = "connect-timeout"
 
-    /// The key in a configuration file: the raw value, e.g. `max-in-flight`.
-    public var fileKey: String { rawValue }
+    /// The key in a configuration file, e.g. `max-in-flight`; `nil` for ``config``, which names the file.
+    public var fileKey: String? { self == .config ? nil : rawValue }
 
     /// The command-line flag, e.g. `--max-in-flight`, `--topic`, `-X`.
     public var flag: String {
@@ -51,7 +56,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
 
     /// Whether the setting is a map (`FORMAT=NAME` topics, `KEY=VALUE` librdkafka properties).
     public var isMap: Bool { self == .topics || self == .kafkaProperties }
-}
 
-/// The variable naming the configuration file, used when `--config` is not given.
-public let configFileVariable = "PUSHGATE_CONFIG"
+    /// The separators of the map's entries in its environment variable, besides newlines.
+    var environmentSeparators: Set<Character> { self == .topics ? [",", ";"] : [";"] }
+}

@@ -1,5 +1,3 @@
-import PushWorker
-
 /// The settings one source gives (command line, environment or configuration file), as text, before
 /// they are parsed: scalars by key, and map entries (`topics`, `kafka-properties`) as `(name, value)`.
 public struct SettingSource: Sendable {
@@ -26,26 +24,42 @@ public struct SettingSource: Sendable {
         switch kind {
         case .flags: key.flag
         case .environment: key.environmentVariable
-        case .file(let path): "\(key.fileKey) in \(path)"
+        case .file(let path): "\(key.fileKey ?? key.rawValue) in \(path)"
         }
     }
 
-    /// The `PUSHGATE_*` variables of `environment`, empty ones ignored; lists split as
-    /// ``EnvironmentSettings`` does (`PUSHGATE_TOPICS` at `,`, `;` and newlines; `PUSHGATE_X` at `;` and
-    /// newlines; each entry at its first `=`).
-    public static func environment(_ environment: EnvironmentSettings) throws(SettingError) -> SettingSource {
+    /// The `PUSHGATE_*` variables of `keys` (by default every setting) in `environment`, empty ones
+    /// ignored; map entries split at newlines and ``SettingKey``'s separators (`PUSHGATE_TOPICS` at `,` and
+    /// `;`, `PUSHGATE_X` at `;`), each entry at its first `=`.
+    public static func environment(
+        _ environment: EnvironmentSettings, keys: [SettingKey] = SettingKey.allCases
+    ) throws(SettingError) -> SettingSource {
         var source = SettingSource(kind: .environment)
-        for key in SettingKey.allCases {
+        for key in keys {
             if key.isMap {
-                let separators: Set<Character> = key == .topics ? [",", ";"] : [";"]
                 var entries: [(String, String)] = []
-                for entry in environment.list(key.environmentVariable, separators: separators) {
+                for entry in environment.list(key.environmentVariable, separators: key.environmentSeparators) {
                     entries.append(try split(entry, name: key.environmentVariable))
                 }
                 if !entries.isEmpty { source.maps[key] = entries }
             } else if let value = environment.string(key.environmentVariable) {
                 source.scalars[key] = value
             }
+        }
+        return source
+    }
+
+    /// The command line's settings: `scalars` as given (`nil` for an option not given), and map options'
+    /// `NAME=VALUE` values split at their first `=`.
+    public static func flags(
+        _ scalars: [SettingKey: String?], maps: [SettingKey: [String]] = [:]
+    ) throws(SettingError) -> SettingSource {
+        var source = SettingSource(kind: .flags)
+        for case let (key, value?) in scalars { source.scalars[key] = value }
+        for (key, values) in maps {
+            var entries: [(String, String)] = []
+            for value in values { entries.append(try split(value, name: key.flag)) }
+            source.maps[key] = entries
         }
         return source
     }

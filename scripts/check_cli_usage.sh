@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Usage errors of the built pushgate exit 64 with a message naming the setting; accepted values do not.
+#
+# Usage: scripts/check_cli_usage.sh [PATH-TO-PUSHGATE]   (default .build/debug/pushgate)
+# Prints one line per failure and a final line `N passed, M failed`; exits 1 on any failure.
+set -u
+binary="${1:-.build/debug/pushgate}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# expect STATUS TEXT -- COMMAND...: COMMAND exits STATUS and its standard error contains TEXT.
+expect() {
+    local status="$1" text="$2"
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -eq "$status" ] && { [ -z "$text" ] || grep -qF -- "$text" "$tmp/err"; }; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $*: exit $got (wanted $status), stderr: $(head -c 300 "$tmp/err")"
+        failed=$((failed + 1))
+    fi
+}
+
+printf '{"message":{"title":"a","body":"b"}}\n' >"$tmp/one.json"
+cat "$tmp/one.json" "$tmp/one.json" >"$tmp/two.jsonl"
+max=9223372036854775807
+# --record-offset near 2^63: line N's offset would wrap to a negative number; a usage error instead.
+expect 64 "past the largest Kafka offset" -- "$binary" translate --lines --record-offset $max "$tmp/two.jsonl"
+# The largest offset itself is a valid offset for one payload (and line 0).
+expect 0 "" -- "$binary" translate --record-offset $max "$tmp/one.json"
+if "$binary" translate --lines --record-offset $((max - 1)) "$tmp/two.jsonl" | grep -q "push.unified:0:$max\""; then
+    passed=$((passed + 1))
+else
+    echo "FAIL translate --lines --record-offset $((max - 1)): line 1 is not offset $max"
+    failed=$((failed + 1))
+fi
+# --android-formats (SPEC version 2): unknown names exit 64 naming the accepted ones, from flag or variable.
+expect 64 "unknown name 'apns'; accepted: android-expandable, fcm" -- "$binary" run --android-formats fcm,apns
+expect 64 "PUSHGATE_ANDROID_FORMATS: unknown name 'x'" -- env PUSHGATE_ANDROID_FORMATS=x "$binary" run
+expect 64 "--max-payload-bytes must be at least 1" -- "$binary" translate --max-payload-bytes 0 "$tmp/two.jsonl"
+
+# A configuration file that cannot be used stops `pushgate run` before it connects (read off the pool).
+printf 'group-id: a\nmax-inflight: 3\n' >"$tmp/bad.yaml"
+expect 64 "unknown key 'max-inflight'" -- "$binary" run --config "$tmp/bad.yaml"
+expect 64 "cannot read the configuration file" -- env PUSHGATE_CONFIG="$tmp/missing.yaml" "$binary" run
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
