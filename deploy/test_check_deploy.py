@@ -33,7 +33,7 @@ PUSHGATE_TOPICS (FORMAT=NAME entries separated by ',', ';' or newlines),
 PUSHGATE_DEAD_LETTER_TOPIC, PUSHGATE_LENIENT (true/false),
 PUSHGATE_MAX_PAYLOAD_BYTES, PUSHGATE_X (key=value entries separated by ';' or
 newlines; a -X flag wins for the same key), PUSHGATE_METRICS_PORT,
-PUSHGATE_PARTITIONS, PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL.
+PUSHGATE_PARTITIONS, PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL, PUSHGATE_ANDROID_FORMATS.
 
 USAGE: pushgate run <options>
 
@@ -46,6 +46,9 @@ OPTIONS:
   --topic <FORMAT=NAME>   Output topic of a format (repeatable).
   --dead-letter-topic <dead-letter-topic>
                           The dead-letter topic (default: push.dlq).
+  --android-formats <FORMATS>
+                          Formats for payloads routed to Android (default:
+                          android-expandable).
   --lenient/--no-lenient  Unknown fields are warnings instead of errors
                           (default: off).
   --max-payload-bytes <max-payload-bytes>
