@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bin=${1:-.build/debug/pushgate}
 log=/tmp/pushgate-run.log
 out=$(mktemp)
-"$bin" run --partitions 4 --log-level notice >"$out" 2>"$log" &
+"$bin" run --partitions 4 --log-level notice --android-formats android-expandable,fcm >"$out" 2>"$log" &
 worker=$!
 viewer=""
 cleanup() {

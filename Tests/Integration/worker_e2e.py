@@ -27,7 +27,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confluent_kafka import Consumer, Producer, TopicPartition, OFFSET_BEGINNING  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUTPUT_TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.dlq"]
+OUTPUT_TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.fcm", "push.dlq"]
+# Both Android formats are routed, by the workers and by `pushgate translate` alike.
+ANDROID = ["--android-formats", "android-expandable,fcm"]
 TIMESTAMP = 1_700_000_000_000
 GROUP = "pushgate-e2e"
 QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
@@ -71,7 +73,7 @@ class Broker:
 def start_worker(pushgate, address, name, level="warning"):
     log(f"starting worker {name} (log: /tmp/pushgate-e2e-{name}.log)")
     return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", GROUP,
-                             "--log-level", level, "--max-in-flight", "500"] + QUICK,
+                             "--log-level", level, "--max-in-flight", "500"] + QUICK + ANDROID,
                             stdout=subprocess.DEVNULL, stderr=open(f"/tmp/pushgate-e2e-{name}.log", "w"))
 
 
@@ -140,7 +142,8 @@ def expected_outputs(pushgate, inputs):
         lines = b"\n".join(m.value() for m in messages) + b"\n"
         header_options = [option for name, value in HEADERS for option in ("--record-header", f"{name}={value.decode()}")]
         result = subprocess.run([pushgate, "translate", "--lines", "--record-partition", str(partition),
-                                 "--record-timestamp", str(TIMESTAMP)] + header_options, input=lines, capture_output=True)
+                                 "--record-timestamp", str(TIMESTAMP)] + header_options + ANDROID,
+                                input=lines, capture_output=True)
         for line in result.stdout.splitlines():
             record = json.loads(line)
             source = next(v for n, v in record["headers"] if n in ("pushgate-source", "__connect.errors.offset"))
