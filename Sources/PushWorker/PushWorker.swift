@@ -124,14 +124,10 @@ public struct PushWorker: Service {
                 }
             }
             do {
-                // A batch takes a slot per record before any of them is produced, so it may hold no more
-                // records than the bound: otherwise it would wait for slots only its own records free.
-                let batchLimit = min(64, configuration.maxInFlightRecords)
+                let batchLimit = Self.batchLimit(maxInFlight: configuration.maxInFlightRecords)
                 for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
-                    for _ in batch {
-                        try await limiter.acquire()
-                        metrics.recordConsumed()
-                    }
+                    try await limiter.acquire(batch.count)
+                    for _ in batch { metrics.recordConsumed() }
                     let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
                     // Two halves of a large batch translate on both cores; a small one in one task.
                     let half = batch.count >= 8 ? batch.count / 2 : batch.count
@@ -149,6 +145,11 @@ public struct PushWorker: Service {
             try await group.waitForAll()
         }
     }
+
+    /// The most records one read batch holds. A batch takes its slots before any of its records is
+    /// produced, so it holds at most half the bound: the other half keeps the producer busy meanwhile,
+    /// and a batch never waits for slots only its own records would free.
+    static func batchLimit(maxInFlight: Int) -> Int { max(1, min(512, maxInFlight / 2)) }
 
     /// Translates one record, timing it and reporting its dead letters and warnings.
     private func translate(_ message: KafkaConsumerMessage, readAtMs: Int64, with translator: Translator) -> Translation {
@@ -175,7 +176,7 @@ public struct PushWorker: Service {
             limiter.release()
             return
         }
-        let progress = RecordProgress(outputs: outputs.count)
+        let progress = RecordProgress(outputs: outputs.count)  // only the producer's poll thread counts down
         for output in outputs {
             let fitted = output.fitting(recordLimit: configuration.producerRecordLimit)
             if fitted.value.count != output.value.count {
@@ -257,16 +258,17 @@ private struct PendingTranslations: Sendable {
 }
 
 /// Counts the outputs of one record still waiting for acknowledgement.
-private final class RecordProgress: Sendable {
-    private let remaining: Locked<Int>
-    init(outputs: Int) { remaining = Locked(outputs) }
+///
+/// `@unchecked Sendable` is safe because only delivery handlers touch `remaining` after init, and they
+/// all run on the producer's one poll thread (librdkafka's queue orders the hand-over from `produce`).
+private final class RecordProgress: @unchecked Sendable {
+    private var remaining: Int
+    init(outputs: Int) { remaining = outputs }
 
     /// One more output acknowledged; `true` when it was the last.
     func finishOne() -> Bool {
-        remaining.withLock { count in
-            count -= 1
-            return count == 0
-        }
+        remaining -= 1
+        return remaining == 0
     }
 }
 
