@@ -61,8 +61,10 @@ public final class KafkaConsumer: Sendable {
         self.messages = KafkaConsumerMessages(buffer: buffer)
         let timeout = configuration.pollTimeoutMs
         let topics = TopicNameCache()
+        let flow = ConsumerFlowControl(logger: logger)
         self.pollThread = PollThread(name: "kafka-consumer-poll") {
-            KafkaConsumer.pollOnce(client: client, buffer: buffer, membership: membership, topics: topics, timeoutMs: timeout)
+            KafkaConsumer.pollOnce(
+                client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, timeoutMs: timeout)
         }
         pollThread.start()
     }
@@ -131,12 +133,21 @@ public final class KafkaConsumer: Sendable {
     /// (at most ``maxDrain``), and hands them over together: one lock and one wake-up per batch. Each
     /// record gets the assignment epoch of its partition at the moment it was polled (a rebalance is
     /// served inside a poll).
+    ///
+    /// While the application holds all the records it may, the assignment is paused and the poll goes on
+    /// (group membership, rebalances, callbacks); a record polled meanwhile (fetched before the pause took
+    /// effect) is still handed over, beyond the capacity. The assignment resumes once there is room.
     private static func pollOnce(
         client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership,
-        topics: TopicNameCache, timeoutMs: Int32
+        topics: TopicNameCache, flow: ConsumerFlowControl, timeoutMs: Int32
     ) {
-        guard buffer.waitForRoom(timeout: Double(timeoutMs) / 1000) else { return }
-        let room = min(max(buffer.room, 1), maxDrain)
+        let hasRoom = buffer.waitForRoom(timeout: Double(timeoutMs) / 1000)
+        if hasRoom {
+            flow.resume(handle: client.handle)
+        } else {
+            flow.pause(handle: client.handle)
+        }
+        let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
         var timeout = timeoutMs
         while batch.count < room, let message = rd_kafka_consumer_poll(client.handle, timeout) {

@@ -19,6 +19,8 @@ public struct PushWorker: Service {
     private let statisticsHandler: (@Sendable (String) -> Void)?
     private let metrics: WorkerMetrics
     private let health: WorkerHealth
+    /// ``PushWorkerConfiguration/producerRecordLimit``, worked out once (it parses the settings).
+    private let recordLimit: Int
 
     /// Creates a worker; nothing connects before ``run()``.
     /// - Parameters:
@@ -34,6 +36,7 @@ public struct PushWorker: Service {
         self.statisticsHandler = statisticsHandler
         self.metrics = metrics
         self.health = health
+        self.recordLimit = configuration.producerRecordLimit
     }
 
     /// Runs until graceful shutdown (returns) or a fatal error (throws); ``WorkerHealth`` reports draining
@@ -178,7 +181,7 @@ public struct PushWorker: Service {
         }
         let progress = RecordProgress(outputs: outputs.count)  // only the producer's poll thread counts down
         for output in outputs {
-            let fitted = output.fitting(recordLimit: configuration.producerRecordLimit)
+            let fitted = output.fitting(recordLimit: recordLimit)
             if fitted.value.count != output.value.count {
                 logger.warning(
                     "dead letter value omitted: over the record size limit",
