@@ -66,6 +66,18 @@ public final class KafkaProducer: Sendable {
         }
     }
 
+    /// Hands `message` over like ``produce(_:onDelivery:)`` but returns `false`, having handed nothing
+    /// over, when the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
+    public func produceIfRoom(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) -> Bool {
+        do {
+            try produce(message, onDelivery: onDelivery)
+            return true
+        } catch {
+            if error.isQueueFull { return false }
+            throw error
+        }
+    }
+
     /// Hands `message` over like ``produce(_:onDelivery:)``, but while the local queue is full
     /// (`_QUEUE_FULL`) waits for delivery reports to make room instead of failing: backpressure.
     public func produceWhenQueued(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) async throws {

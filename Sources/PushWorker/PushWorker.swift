@@ -15,9 +15,9 @@ import ServiceLifecycle
 /// flushes, leaves the group and returns. A fatal Kafka error or a failed delivery makes `run()` throw.
 public struct PushWorker: Service {
     private let configuration: PushWorkerConfiguration
-    private let logger: Logger
+    let logger: Logger
     private let statisticsHandler: (@Sendable (String) -> Void)?
-    private let metrics: WorkerMetrics
+    let metrics: WorkerMetrics
     private let health: WorkerHealth
     /// ``PushWorkerConfiguration/producerRecordLimit``, worked out once (it parses the settings).
     private let recordLimit: Int
@@ -117,8 +117,12 @@ public struct PushWorker: Service {
                 do {
                     for await item in pending {
                         let translations = await item.translations.value
-                        for (message, translation) in zip(item.messages, translations) {
-                            try await produce(message, translation, producer: producer, tracker: tracker, limiter: limiter)
+                        // One tracker lock for the chunk; records are still produced one by one, in order.
+                        let tickets = tracker.begin(item.messages) { translations[$0].records.count }
+                        for index in item.messages.indices {
+                            try await produce(
+                                item.messages[index], translations[index], ticket: tickets[index], producer: producer,
+                                tracker: tracker, limiter: limiter)
                         }
                     }
                 } catch {
@@ -163,15 +167,17 @@ public struct PushWorker: Service {
         return translation
     }
 
-    /// Produces the records of one translated input; its slot is released when all are acknowledged.
+    /// Produces the records of one translated input, registered with the tracker as `ticket`; its slot is
+    /// released when all are acknowledged. Hands each record over without suspending unless librdkafka's
+    /// queue is full.
     private func produce(
-        _ message: KafkaConsumerMessage, _ translation: Translation, producer: KafkaProducer, tracker: OffsetTracker,
-        limiter: InFlightLimiter
+        _ message: KafkaConsumerMessage, _ translation: Translation, ticket: OffsetTracker.Ticket?,
+        producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
         let inputTimestampMs = message.timestampMs
         let metrics = self.metrics
-        guard let ticket = tracker.begin(message, outputs: outputs.count) else {
+        guard let ticket else {
             limiter.release()  // read under an earlier assignment: the new owner reads it again
             return
         }
@@ -187,50 +193,26 @@ public struct PushWorker: Service {
                     "dead letter value omitted: over the record size limit",
                     metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
             }
-            try await producer.produceWhenQueued(KafkaProducerMessage(fitted)) { result in
+            let record = KafkaProducerMessage(fitted)
+            let format = output.format
+            let topic = record.topic
+            let onDelivery: KafkaProducer.DeliveryHandler = { result in
                 switch result {
                 case .success:
                     tracker.acknowledge(ticket)
-                    metrics.recordProduced(format: output.format)
+                    metrics.recordProduced(format: format)
                     if progress.finishOne() {
                         metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
                         limiter.release()
                     }
                 case .failure(let error):
-                    limiter.fail(DeliveryFailure(source: ticket, topic: output.topic, error: error))
+                    limiter.fail(DeliveryFailure(source: ticket, topic: topic, error: error))
                 }
             }
+            if try !producer.produceIfRoom(record, onDelivery: onDelivery) {
+                try await producer.produceWhenQueued(record, onDelivery: onDelivery)
+            }
         }
-    }
-
-    /// Logs every dead letter (id, source, stage, codes and paths: never payload contents) and counts
-    /// dead letters and warnings.
-    private func report(_ translation: Translation) {
-        metrics.recordDiagnostics(of: translation)
-        for deadLetter in translation.deadLetters {
-            var metadata: Logger.Metadata = [
-                "id": "\(deadLetter.id)", "source": "\(deadLetter.source)", "stage": "\(deadLetter.stage.rawValue)",
-                "codes": "\(Self.distinctCodes(deadLetter.errors))",
-                "paths": "\(Self.listedPaths(deadLetter.errors))",
-            ]
-            if let format = deadLetter.format { metadata["format"] = "\(format.rawValue)" }
-            logger.warning("dead letter", metadata: metadata)
-        }
-    }
-
-    /// The distinct codes of a dead letter's errors, in order of first appearance.
-    private static func distinctCodes(_ errors: [Diagnostic]) -> String {
-        var seen = Set<DiagnosticCode>()
-        return errors.map(\.code).filter { seen.insert($0).inserted }.map(\.rawValue).joined(separator: ",")
-    }
-
-    /// The first paths of a dead letter's errors for a log line: at most 20, each at most 200 bytes.
-    private static func listedPaths(_ errors: [Diagnostic]) -> String {
-        var listed = errors.prefix(20).map { path in
-            path.path.utf8.count <= 200 ? path.path : String(decoding: path.path.utf8.prefix(200), as: UTF8.self) + "..."
-        }
-        if errors.count > 20 { listed.append("(+\(errors.count - 20) more)") }
-        return listed.joined(separator: ",")
     }
 
     /// Until cancelled: checks once a second that the producer reaches a broker (until it does, for
