@@ -7,11 +7,18 @@ import Logging
 /// `max.poll.interval.ms` does not get it kicked out).
 ///
 /// librdkafka resumes a paused partition from the position after the last record the application was
-/// given, so nothing is skipped or read twice.
+/// given, so nothing is skipped or read twice. Pausing drops what librdkafka has prefetched for the
+/// partitions (it is fetched again on resume), so a pipeline that is only full for a moment, as a
+/// bounded pipeline is all the time under load, is not paused: only one full for ``pauseAfter``.
 ///
 /// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
 final class ConsumerFlowControl: @unchecked Sendable {
+    /// How long the application must stay full before the assignment is paused: far below any
+    /// `max.poll.interval.ms` worth setting, far above the moments a busy pipeline is full.
+    static let pauseAfter: Duration = .seconds(1)
+
     private var paused = false
+    private var fullSince: ContinuousClock.Instant?
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
@@ -19,9 +26,28 @@ final class ConsumerFlowControl: @unchecked Sendable {
     /// Whether the assignment is paused.
     var isPaused: Bool { paused }
 
+    /// The application has no room: `true` when the poll thread should poll anyway, having paused the
+    /// assignment (full for ``pauseAfter`` already); `false` when it should wait for room.
+    func noRoom(handle: OpaquePointer) -> Bool {
+        let now = ContinuousClock.now
+        guard let since = fullSince else {
+            fullSince = now
+            return false
+        }
+        guard now - since >= Self.pauseAfter else { return false }
+        pause(handle: handle)
+        return true
+    }
+
+    /// The application has room: resumes the assignment if it was paused.
+    func room(handle: OpaquePointer) {
+        fullSince = nil
+        resume(handle: handle)
+    }
+
     /// Pauses every partition currently assigned (again after a rebalance while paused: a partition
     /// assigned meanwhile starts unpaused).
-    func pause(handle: OpaquePointer) {
+    private func pause(handle: OpaquePointer) {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return }
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -33,7 +59,7 @@ final class ConsumerFlowControl: @unchecked Sendable {
     }
 
     /// Resumes the assigned partitions if they were paused.
-    func resume(handle: OpaquePointer) {
+    private func resume(handle: OpaquePointer) {
         guard paused else { return }
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return }

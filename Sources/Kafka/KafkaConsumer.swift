@@ -134,18 +134,19 @@ public final class KafkaConsumer: Sendable {
     /// record gets the assignment epoch of its partition at the moment it was polled (a rebalance is
     /// served inside a poll).
     ///
-    /// While the application holds all the records it may, the assignment is paused and the poll goes on
-    /// (group membership, rebalances, callbacks); a record polled meanwhile (fetched before the pause took
-    /// effect) is still handed over, beyond the capacity. The assignment resumes once there is room.
+    /// While the application has held all the records it may for a while (``ConsumerFlowControl``), the
+    /// assignment is paused and the poll goes on (group membership, rebalances, callbacks); a record
+    /// polled meanwhile (fetched before the pause took effect) is still handed over, beyond the capacity.
+    /// The assignment resumes once there is room.
     private static func pollOnce(
         client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership,
         topics: TopicNameCache, flow: ConsumerFlowControl, timeoutMs: Int32
     ) {
         let hasRoom = buffer.waitForRoom(timeout: Double(timeoutMs) / 1000)
         if hasRoom {
-            flow.resume(handle: client.handle)
-        } else {
-            flow.pause(handle: client.handle)
+            flow.room(handle: client.handle)
+        } else if !flow.noRoom(handle: client.handle) {
+            return
         }
         let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
