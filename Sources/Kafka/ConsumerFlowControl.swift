@@ -17,14 +17,14 @@ final class ConsumerFlowControl: @unchecked Sendable {
     /// `max.poll.interval.ms` worth setting, far above the moments a busy pipeline is full.
     static let pauseAfter: Duration = .seconds(1)
 
-    private var paused = false
+    private var paused: Set<KafkaTopicPartition> = []
     private var fullSince: ContinuousClock.Instant?
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
 
     /// Whether the assignment is paused.
-    var isPaused: Bool { paused }
+    var isPaused: Bool { !paused.isEmpty }
 
     /// The application has no room: `true` when the poll thread should poll anyway, having paused the
     /// assignment (full for ``pauseAfter`` already); `false` when it should wait for room.
@@ -45,27 +45,37 @@ final class ConsumerFlowControl: @unchecked Sendable {
         resume(handle: handle)
     }
 
-    /// Pauses every partition currently assigned (again after a rebalance while paused: a partition
-    /// assigned meanwhile starts unpaused).
+    /// Pauses the assigned partitions not paused yet (a partition assigned by a rebalance while paused
+    /// starts unpaused). Each partition is paused once: librdkafka misbehaves when a paused partition
+    /// is paused again.
     private func pause(handle: OpaquePointer) {
-        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-        guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return }
+        let newlyPaused = assignment(handle).filter { !paused.contains($0) }
+        guard !newlyPaused.isEmpty else { return }
+        let list = RDKafkaTopicPartitionList.make(newlyPaused.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        if list.pointee.cnt > 0 { _ = rd_kafka_pause_partitions(handle, list) }
-        if !paused {
-            paused = true
-            logger.info("input paused: the pipeline holds all it may (outputs not acknowledged yet); still polling the group")
+        _ = rd_kafka_pause_partitions(handle, list)
+        if paused.isEmpty {
+            logger.info("input paused: the pipeline has been full for \(Self.pauseAfter) (outputs not acknowledged); still polling the group")
         }
+        paused.formUnion(newlyPaused)
     }
 
-    /// Resumes the assigned partitions if they were paused.
+    /// Resumes the partitions this paused that are still assigned.
     private func resume(handle: OpaquePointer) {
-        guard paused else { return }
-        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-        guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return }
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        if list.pointee.cnt > 0 { _ = rd_kafka_resume_partitions(handle, list) }
-        paused = false
+        guard !paused.isEmpty else { return }
+        let stillAssigned = assignment(handle).filter { paused.contains($0) }
+        paused.removeAll()
         logger.info("input resumed")
+        guard !stillAssigned.isEmpty else { return }
+        let list = RDKafkaTopicPartitionList.make(stillAssigned.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_resume_partitions(handle, list)
+    }
+
+    private func assignment(_ handle: OpaquePointer) -> [KafkaTopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return RDKafkaTopicPartitionList.offsets(of: list).map(\.topicPartition)
     }
 }
