@@ -9,7 +9,7 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
     private let capacity: Int
     private var items: [KafkaConsumerMessage] = []
     private var head = 0
-    private var waiter: (id: UInt64, continuation: CheckedContinuation<KafkaConsumerMessage?, any Error>)?
+    private var waiter: (id: UInt64, maxCount: Int, continuation: CheckedContinuation<[KafkaConsumerMessage], any Error>)?
     private var nextWaiterID: UInt64 = 0
     private var finished = false
     private var failure: KafkaError?
@@ -27,22 +27,28 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
         return count < capacity || finished
     }
 
-    /// Poll thread: hands `message` to a waiting task or buffers it. Dropped once finished.
-    func push(_ message: KafkaConsumerMessage) {
+    /// Poll thread: appends `messages`, in order, and hands a batch to a waiting task. Dropped once
+    /// finished.
+    func push(_ messages: [KafkaConsumerMessage]) {
+        guard !messages.isEmpty else { return }
         condition.lock()
         if finished {
             condition.unlock()
             return
         }
-        if let waiting = waiter {
-            waiter = nil
+        items.append(contentsOf: messages)
+        guard let waiting = waiter else {
             condition.unlock()
-            waiting.continuation.resume(returning: message)
             return
         }
-        items.append(message)
+        waiter = nil
+        let batch = takeLocked(maxCount: waiting.maxCount)
         condition.unlock()
+        waiting.continuation.resume(returning: batch)
     }
+
+    /// Poll thread: how many more records fit now.
+    var room: Int { condition.withLock { max(capacity - count, 0) } }
 
     /// Ends the sequence: at once with `error`, or after nothing more (buffered records are dropped:
     /// they were never handed out, so they are not committed and will be read again).
@@ -60,35 +66,13 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
         waiter = nil
         condition.broadcast()
         condition.unlock()
-        if let error { waiting?.continuation.resume(throwing: error) } else { waiting?.continuation.resume(returning: nil) }
+        if let error { waiting?.continuation.resume(throwing: error) } else { waiting?.continuation.resume(returning: []) }
     }
 
-    /// Task: the records buffered now, at most `maxCount` of them, or once one arrives, the next one;
-    /// empty at the end or when the task is cancelled. Fewer hand-overs than ``next()`` under load.
+    /// Task: the records buffered now, at most `maxCount` of them, or once some arrive, those; empty at
+    /// the end or when the task is cancelled. One hand-over per batch, not per record.
     func nextBatch(maxCount: Int) async throws -> [KafkaConsumerMessage] {
-        let batch = takeBuffered(maxCount: maxCount)
-        if !batch.isEmpty { return batch }
-        return try await next().map { [$0] } ?? []
-    }
-
-    /// Up to `maxCount` buffered records, when more than one is buffered; else none (then ``next()``).
-    private func takeBuffered(maxCount: Int) -> [KafkaConsumerMessage] {
-        condition.withLock {
-            let available = min(count, max(maxCount, 1))
-            guard available > 1 else { return [] }
-            let batch = Array(items[head..<(head + available)])
-            head += available
-            if head > 1024 && head * 2 > items.count {
-                items.removeFirst(head)
-                head = 0
-            }
-            condition.signal()
-            return batch
-        }
-    }
-
-    /// Task: the next record, `nil` at the end or when the task is cancelled.
-    func next() async throws -> KafkaConsumerMessage? {
+        let maxCount = max(maxCount, 1)
         let id: UInt64 = condition.withLock {
             nextWaiterID += 1
             return nextWaiterID
@@ -97,24 +81,18 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 condition.lock()
                 if count > 0 {
-                    let message = items[head]
-                    head += 1
-                    if head > 1024 && head * 2 > items.count {
-                        items.removeFirst(head)
-                        head = 0
-                    }
-                    condition.signal()
+                    let batch = takeLocked(maxCount: maxCount)
                     condition.unlock()
-                    continuation.resume(returning: message)
+                    continuation.resume(returning: batch)
                 } else if finished {
                     let error = failure
                     condition.unlock()
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: nil) }
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: []) }
                 } else if Task.isCancelled {
                     condition.unlock()
-                    continuation.resume(returning: nil)
+                    continuation.resume(returning: [])
                 } else {
-                    waiter = (id, continuation)
+                    waiter = (id, maxCount, continuation)
                     condition.unlock()
                 }
             }
@@ -126,7 +104,29 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
             }
             waiter = nil
             condition.unlock()
-            waiting.continuation.resume(returning: nil)
+            waiting.continuation.resume(returning: [])
         }
+    }
+
+    /// Task: the next record, `nil` at the end or when the task is cancelled.
+    func next() async throws -> KafkaConsumerMessage? {
+        try await nextBatch(maxCount: 1).first
+    }
+
+    /// Takes up to `maxCount` buffered records; `condition` must be locked. Wakes the poll thread if it
+    /// waits for room.
+    private func takeLocked(maxCount: Int) -> [KafkaConsumerMessage] {
+        let available = min(count, maxCount)
+        let batch = Array(items[head..<(head + available)])
+        head += available
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.signal()
+        return batch
     }
 }

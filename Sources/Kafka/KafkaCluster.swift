@@ -56,10 +56,26 @@ extension RDKafkaClient {
 }
 
 extension KafkaProducer {
-    /// Asks the cluster for its metadata on the poll thread, waiting at most `timeout`: succeeds once the
-    /// producer reaches a broker. Returns the number of brokers. Delivery reports wait meanwhile.
+    /// Asks the cluster for its metadata on a thread of its own (not the poll thread, so delivery
+    /// reports keep flowing), waiting at most `timeout`: succeeds once the producer reaches a broker.
+    /// Returns the number of brokers.
     public func checkConnection(timeout: Duration) async throws(KafkaError) -> Int {
         let client = self.client
-        return try await pollThread.run { () throws(KafkaError) in try client.brokerCount(timeout: timeout) }
+        let outcome: Result<Int, KafkaError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                // The handle cannot be destroyed during the call (shutdown waits for it, `timeout` at most).
+                let result: Result<Int, KafkaError>? = client.withLiveHandle { _ in
+                    do throws(KafkaError) {
+                        return .success(try client.brokerCount(timeout: timeout))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                continuation.resume(returning: result ?? .failure(KafkaError.client("the producer is shut down")))
+            }
+            thread.name = "kafka-metadata"
+            thread.start()
+        }
+        return try outcome.get()
     }
 }

@@ -60,8 +60,11 @@ public final class KafkaConsumer: Sendable {
         self.membership = membership
         self.messages = KafkaConsumerMessages(buffer: buffer)
         let timeout = configuration.pollTimeoutMs
+        let topics = TopicNameCache()
+        let flow = ConsumerFlowControl(logger: logger)
         self.pollThread = PollThread(name: "kafka-consumer-poll") {
-            KafkaConsumer.pollOnce(client: client, buffer: buffer, membership: membership, timeoutMs: timeout)
+            KafkaConsumer.pollOnce(
+                client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, timeoutMs: timeout)
         }
         pollThread.start()
     }
@@ -123,28 +126,69 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
+    /// Most records one wake of the poll thread takes from librdkafka before handing them over.
+    static let maxDrain = 512
+
+    /// Waits for room, polls once with the timeout, then, without waiting, as many more records as fit
+    /// (at most ``maxDrain``), and hands them over together: one lock and one wake-up per batch. Each
+    /// record gets the assignment epoch of its partition at the moment it was polled (a rebalance is
+    /// served inside a poll).
+    ///
+    /// While the application has held all the records it may for a while (``ConsumerFlowControl``), the
+    /// assignment is paused and the poll goes on (group membership, rebalances, callbacks); a record
+    /// polled meanwhile (fetched before the pause took effect) is still handed over, beyond the capacity.
+    /// The assignment resumes once there is room.
     private static func pollOnce(
-        client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership, timeoutMs: Int32
+        client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership,
+        topics: TopicNameCache, flow: ConsumerFlowControl, timeoutMs: Int32
     ) {
-        guard buffer.waitForRoom(timeout: Double(timeoutMs) / 1000) else { return }
-        guard let message = rd_kafka_consumer_poll(client.handle, timeoutMs) else { return }
-        defer { rd_kafka_message_destroy(message) }
-        let code = message.pointee.err
-        if code == RD_KAFKA_RESP_ERR_NO_ERROR {
-            let partition = KafkaTopicPartition(
-                topic: message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? "",
-                partition: message.pointee.partition)
-            buffer.push(KafkaConsumerMessage(message, assignmentEpoch: membership.epoch(of: partition)))
-        } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+        let hasRoom = buffer.waitForRoom(timeout: Double(timeoutMs) / 1000)
+        if hasRoom {
+            flow.room(handle: client.handle)
+        } else if !flow.noRoom(handle: client.handle) {
             return
-        } else if code == RD_KAFKA_RESP_ERR__FATAL {
-            let fatal = client.fatalError ?? KafkaError(code, isFatal: true)
-            client.callbacks.reportFatal(fatal)
-        } else {
-            let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
-            let error = KafkaError(code, message: text)
-            client.callbacks.logger.warning("consumer: \(error)")
-            client.callbacks.errorHandler?(error)
         }
+        let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
+        var batch: [KafkaConsumerMessage] = []
+        var timeout = timeoutMs
+        while batch.count < room, let message = rd_kafka_consumer_poll(client.handle, timeout) {
+            timeout = 0
+            defer { rd_kafka_message_destroy(message) }
+            let code = message.pointee.err
+            if code == RD_KAFKA_RESP_ERR_NO_ERROR {
+                let topic = topics.name(of: message.pointee.rkt)
+                let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
+                batch.append(KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
+            } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
+                continue
+            } else if code == RD_KAFKA_RESP_ERR__FATAL {
+                let fatal = client.fatalError ?? KafkaError(code, isFatal: true)
+                client.callbacks.reportFatal(fatal)
+                break
+            } else {
+                let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
+                let error = KafkaError(code, message: text)
+                client.callbacks.logger.warning("consumer: \(error)")
+                client.callbacks.errorHandler?(error)
+            }
+        }
+        buffer.push(batch)
+    }
+}
+
+/// The names of the topics a poll thread reads, by librdkafka topic handle, so that a record's topic
+/// is not a new `String` each time.
+///
+/// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
+final class TopicNameCache: @unchecked Sendable {
+    private var names: [OpaquePointer: String] = [:]
+
+    /// The name of `topic` (empty for none).
+    func name(of topic: OpaquePointer?) -> String {
+        guard let topic else { return "" }
+        if let name = names[topic] { return name }
+        let name = String(cString: rd_kafka_topic_name(topic))
+        names[topic] = name
+        return name
     }
 }

@@ -36,7 +36,7 @@ public final class KafkaProducer: Sendable {
             rd_kafka_conf_set_dr_msg_cb(rdConfiguration) { handle, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
                 let context = Unmanaged<DeliveryContext>.fromOpaque(opaque).takeRetainedValue()
-                context.handler(KafkaProducer.result(of: message, handle: handle))
+                context.handler(KafkaProducer.result(of: message, topic: context.topic, handle: handle))
             }
         }
         self.client = client
@@ -56,14 +56,25 @@ public final class KafkaProducer: Sendable {
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
     public func produce(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) {
         if closed.withLock({ $0 }) { throw KafkaError.client("the producer is shut down") }
-        let context = Unmanaged.passRetained(DeliveryContext(onDelivery))
-        let arguments = RDKafkaProduceArguments(message: message, opaque: context.toOpaque())
-        let failure = arguments.values.withUnsafeBufferPointer { values in
+        let context = Unmanaged.passRetained(DeliveryContext(onDelivery, topic: message.topic))
+        let failure = RDKafkaProduceArguments.withArguments(message, opaque: context.toOpaque()) { values in
             rd_kafka_produceva(client.handle, values.baseAddress, values.count)
         }
         if let failure {
             context.release()
             throw KafkaError(consuming: failure)
+        }
+    }
+
+    /// Hands `message` over like ``produce(_:onDelivery:)`` but returns `false`, having handed nothing
+    /// over, when the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
+    public func produceIfRoom(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) -> Bool {
+        do {
+            try produce(message, onDelivery: onDelivery)
+            return true
+        } catch {
+            if error.isQueueFull { return false }
+            throw error
         }
     }
 
@@ -133,7 +144,7 @@ public final class KafkaProducer: Sendable {
     }
 
     private static func result(
-        of message: UnsafePointer<rd_kafka_message_t>, handle: OpaquePointer?
+        of message: UnsafePointer<rd_kafka_message_t>, topic: String, handle: OpaquePointer?
     ) -> Result<KafkaDeliveryReport, KafkaError> {
         let code = message.pointee.err
         guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
@@ -143,15 +154,19 @@ public final class KafkaProducer: Sendable {
             let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
             return .failure(KafkaError(code, message: text))
         }
-        let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
         let offset = message.pointee.offset
         return .success(KafkaDeliveryReport(
             topic: topic, partition: message.pointee.partition, offset: offset >= 0 ? offset : nil))
     }
 }
 
-/// The delivery handler of one in-flight record, passed through librdkafka as the message opaque.
+/// The delivery handler of one in-flight record, passed through librdkafka as the message opaque, with
+/// the record's topic (so a delivery report does not build its topic name from C again).
 private final class DeliveryContext {
     let handler: KafkaProducer.DeliveryHandler
-    init(_ handler: @escaping KafkaProducer.DeliveryHandler) { self.handler = handler }
+    let topic: String
+    init(_ handler: @escaping KafkaProducer.DeliveryHandler, topic: String) {
+        self.handler = handler
+        self.topic = topic
+    }
 }

@@ -1,10 +1,9 @@
 import CRdKafka
 
 extension KafkaConsumerMessage {
-    /// Copies a consumed `rd_kafka_message_t` (whose `err` is 0) into Swift values.
-    init(_ message: UnsafePointer<rd_kafka_message_t>, assignmentEpoch: UInt64) {
+    /// Copies a consumed `rd_kafka_message_t` (whose `err` is 0) of `topic` into Swift values.
+    init(_ message: UnsafePointer<rd_kafka_message_t>, topic: String, assignmentEpoch: UInt64) {
         let raw = message.pointee
-        let topic = raw.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
         let key = raw.key.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.key_len)) }
         let value = raw.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.len)) } ?? []
         var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE

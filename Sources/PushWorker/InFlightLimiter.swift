@@ -1,8 +1,10 @@
 import Foundation
 
 /// Bounds how many input records are in flight (read, not yet fully acknowledged): the consume loop
-/// waits in ``acquire()`` when the bound is reached, and delivery reports ``release()`` slots from the
-/// producer's poll thread. A delivery failure ``fail(_:)``s it, which wakes and fails every waiter.
+/// takes slots for a whole batch in ``acquire(_:)``, waiting while they are not all free, and delivery
+/// reports ``release(_:)`` slots from the producer's poll thread. A waiter is woken once when its whole
+/// batch fits, not per released slot. A delivery failure ``fail(_:)``s it, which wakes and fails every
+/// waiter.
 ///
 /// `@unchecked Sendable` is safe because all mutable state is guarded by `lock`.
 final class InFlightLimiter: @unchecked Sendable {
@@ -10,7 +12,7 @@ final class InFlightLimiter: @unchecked Sendable {
     private let limit: Int
     private var inFlight = 0
     private var failure: (any Error)?
-    private var acquirers: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var acquirers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var nextID: UInt64 = 0
 
@@ -22,8 +24,10 @@ final class InFlightLimiter: @unchecked Sendable {
     /// How many records are in flight.
     var count: Int { lock.withLock { inFlight } }
 
-    /// Takes a slot, waiting while all are taken. Throws the failure, or `CancellationError`.
-    func acquire() async throws {
+    /// Takes `count` slots (at most the limit), waiting until they are all free; earlier waiters are
+    /// served first. Throws the failure, or `CancellationError`.
+    func acquire(_ count: Int = 1) async throws {
+        let count = min(max(count, 1), limit)
         let id: UInt64 = lock.withLock {
             nextID += 1
             return nextID
@@ -37,12 +41,12 @@ final class InFlightLimiter: @unchecked Sendable {
                 } else if Task.isCancelled {
                     lock.unlock()
                     continuation.resume(throwing: CancellationError())
-                } else if inFlight < limit {
-                    inFlight += 1
+                } else if acquirers.isEmpty, inFlight + count <= limit {
+                    inFlight += count
                     lock.unlock()
                     continuation.resume()
                 } else {
-                    acquirers.append((id, continuation))
+                    acquirers.append((id, count, continuation))
                     lock.unlock()
                 }
             }
@@ -55,22 +59,22 @@ final class InFlightLimiter: @unchecked Sendable {
         }
     }
 
-    /// Gives a slot back (any thread); hands it to the longest waiter, if any.
-    func release() {
-        var handedTo: CheckedContinuation<Void, any Error>?
+    /// Gives `count` slots back (any thread); wakes the waiters, in order, whose batches now fit.
+    func release(_ count: Int = 1) {
+        var woken: [CheckedContinuation<Void, any Error>] = []
         var idle: [CheckedContinuation<Void, Never>] = []
         lock.withLock {
-            if !acquirers.isEmpty {
-                handedTo = acquirers.removeFirst().continuation
-            } else {
-                inFlight -= 1
-                if inFlight == 0 {
-                    idle = idleWaiters
-                    idleWaiters.removeAll()
-                }
+            inFlight -= count
+            while let first = acquirers.first, inFlight + first.count <= limit {
+                inFlight += first.count
+                woken.append(acquirers.removeFirst().continuation)
+            }
+            if inFlight == 0 {
+                idle = idleWaiters
+                idleWaiters.removeAll()
             }
         }
-        handedTo?.resume()
+        for waiter in woken { waiter.resume() }
         for waiter in idle { waiter.resume() }
     }
 

@@ -10,32 +10,58 @@ import Kafka
 ///
 /// `@unchecked Sendable` is safe because all mutable state is guarded by `condition`.
 final class OffsetTracker: @unchecked Sendable {
-    /// One record being processed: where it came from and under which assignment.
+    /// One record being processed: where it came from, under which assignment, and its place in the
+    /// partition's read order.
     struct Ticket: Sendable {
         let partition: KafkaTopicPartition
         let epoch: UInt64
         let offset: Int64
+        /// The record's position among the records read from the partition under this assignment.
+        let sequence: Int
     }
 
+    /// One assigned partition's records in flight, in read order: parallel arrays indexed by
+    /// `sequence - base`, so that registering and acknowledging a record hash nothing.
     private struct PartitionState {
         var epoch: UInt64
         var revoking = false
-        var order: [Int64] = []
+        var offsets: [Int64] = []
+        var remaining: [Int] = []
+        var base = 0
         var head = 0
-        var remaining: [Int64: Int] = [:]
         var committable: Int64?
         var committed: Int64?
 
-        var inFlight: Int { order.count - head }
+        var inFlight: Int { offsets.count - head }
 
-        mutating func advance() {
-            while head < order.count, remaining[order[head]] == 0 {
-                committable = order[head] + 1
-                remaining[order[head]] = nil
+        /// Registers a record; returns its sequence.
+        mutating func append(offset: Int64, outputs: Int) -> Int {
+            offsets.append(offset)
+            remaining.append(outputs)
+            let sequence = base + offsets.count - 1
+            advance()
+            return sequence
+        }
+
+        /// One output of the record at `sequence` acknowledged; `true` when it was the record's last.
+        mutating func acknowledge(sequence: Int) -> Bool {
+            let index = sequence - base
+            guard index >= head, index < remaining.count, remaining[index] > 0 else { return false }
+            remaining[index] -= 1
+            guard remaining[index] == 0 else { return false }
+            advance()
+            return true
+        }
+
+        private mutating func advance() {
+            while head < offsets.count, remaining[head] == 0 {
+                committable = offsets[head] + 1
                 head += 1
             }
-            if head > 4096 {
-                order.removeFirst(head)
+            if head > 4096, head * 2 > offsets.count {
+                offsets.removeFirst(head)
+                remaining.removeFirst(head)
+                base += head
                 head = 0
             }
         }
@@ -54,31 +80,34 @@ final class OffsetTracker: @unchecked Sendable {
     /// Registers a read record with `outputs` records to acknowledge; `nil` when the record belongs to
     /// an earlier assignment or a partition being revoked (it must then be skipped, not produced).
     func begin(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
+        condition.withLock { beginLocked(message, outputs: outputs) }
+    }
+
+    /// Registers read records, in order, each with its count of outputs, under one lock; each ticket as
+    /// ``begin(_:outputs:)`` gives it.
+    func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
+        condition.withLock { messages.indices.map { beginLocked(messages[$0], outputs: outputs($0)) } }
+    }
+
+    private func beginLocked(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
         let partition = message.topicPartition
-        return condition.withLock {
-            guard var state = partitions[partition], state.epoch == message.assignmentEpoch, !state.revoking else {
-                return nil
-            }
-            state.order.append(message.offset)
-            state.remaining[message.offset] = outputs
-            state.advance()
-            partitions[partition] = state
-            return Ticket(partition: partition, epoch: state.epoch, offset: message.offset)
-        }
+        // One lookup; the state is changed in place (never copied out and back, which copies its arrays).
+        guard let index = partitions.index(forKey: partition), partitions.values[index].epoch == message.assignmentEpoch,
+            !partitions.values[index].revoking
+        else { return nil }
+        let sequence = partitions.values[index].append(offset: message.offset, outputs: outputs)
+        return Ticket(partition: partition, epoch: message.assignmentEpoch, offset: message.offset, sequence: sequence)
     }
 
     /// Marks one output of `ticket`'s record acknowledged; `true` when it was the record's last.
     @discardableResult
     func acknowledge(_ ticket: Ticket) -> Bool {
         condition.withLock {
-            guard var state = partitions[ticket.partition], state.epoch == ticket.epoch,
-                let left = state.remaining[ticket.offset], left > 0
+            guard let index = partitions.index(forKey: ticket.partition), partitions.values[index].epoch == ticket.epoch
             else { return false }
-            state.remaining[ticket.offset] = left - 1
-            state.advance()
-            partitions[ticket.partition] = state
-            if left == 1 { condition.broadcast() }
-            return left == 1
+            let last = partitions.values[index].acknowledge(sequence: ticket.sequence)
+            if last { condition.broadcast() }
+            return last
         }
     }
 

@@ -54,21 +54,26 @@ public struct Passthrough: Service {
     private func forward(
         _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
-        for try await message in consumer.messages.cancelOnGracefulShutdown() {
-            try await limiter.acquire()
-            guard let ticket = tracker.begin(message, outputs: 1) else {
-                limiter.release()  // read under an earlier assignment: the new owner reads it again
-                continue
-            }
-            let output = KafkaProducerMessage(
-                topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
-            try await producer.produceWhenQueued(output) { [outputTopic] result in
-                switch result {
-                case .success:
-                    tracker.acknowledge(ticket)
-                    limiter.release()
-                case .failure(let error):
-                    limiter.fail(DeliveryFailure(source: ticket, topic: outputTopic, error: error))
+        // Whole batches as the worker reads them: one slot acquisition and one tracker lock per batch.
+        let batchLimit = PushWorker.batchLimit(maxInFlight: configuration.maxInFlightRecords)
+        for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
+            try await limiter.acquire(batch.count)
+            let tickets = tracker.begin(batch) { _ in 1 }
+            for (message, ticket) in zip(batch, tickets) {
+                guard let ticket else {
+                    limiter.release()  // read under an earlier assignment: the new owner reads it again
+                    continue
+                }
+                let output = KafkaProducerMessage(
+                    topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
+                try await producer.produceWhenQueued(output) { [outputTopic] result in
+                    switch result {
+                    case .success:
+                        tracker.acknowledge(ticket)
+                        limiter.release()
+                    case .failure(let error):
+                        limiter.fail(DeliveryFailure(source: ticket, topic: outputTopic, error: error))
+                    }
                 }
             }
         }

@@ -15,10 +15,12 @@ import ServiceLifecycle
 /// flushes, leaves the group and returns. A fatal Kafka error or a failed delivery makes `run()` throw.
 public struct PushWorker: Service {
     private let configuration: PushWorkerConfiguration
-    private let logger: Logger
+    let logger: Logger
     private let statisticsHandler: (@Sendable (String) -> Void)?
-    private let metrics: WorkerMetrics
+    let metrics: WorkerMetrics
     private let health: WorkerHealth
+    /// ``PushWorkerConfiguration/producerRecordLimit``, worked out once (it parses the settings).
+    private let recordLimit: Int
 
     /// Creates a worker; nothing connects before ``run()``.
     /// - Parameters:
@@ -34,6 +36,7 @@ public struct PushWorker: Service {
         self.statisticsHandler = statisticsHandler
         self.metrics = metrics
         self.health = health
+        self.recordLimit = configuration.producerRecordLimit
     }
 
     /// Runs until graceful shutdown (returns) or a fatal error (throws); ``WorkerHealth`` reports draining
@@ -114,8 +117,12 @@ public struct PushWorker: Service {
                 do {
                     for await item in pending {
                         let translations = await item.translations.value
-                        for (message, translation) in zip(item.messages, translations) {
-                            try await produce(message, translation, producer: producer, tracker: tracker, limiter: limiter)
+                        // One tracker lock for the chunk; records are still produced one by one, in order.
+                        let tickets = tracker.begin(item.messages) { translations[$0].records.count }
+                        for index in item.messages.indices {
+                            try await produce(
+                                item.messages[index], translations[index], ticket: tickets[index], producer: producer,
+                                tracker: tracker, limiter: limiter)
                         }
                     }
                 } catch {
@@ -124,14 +131,10 @@ public struct PushWorker: Service {
                 }
             }
             do {
-                // A batch takes a slot per record before any of them is produced, so it may hold no more
-                // records than the bound: otherwise it would wait for slots only its own records free.
-                let batchLimit = min(64, configuration.maxInFlightRecords)
+                let batchLimit = Self.batchLimit(maxInFlight: configuration.maxInFlightRecords)
                 for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
-                    for _ in batch {
-                        try await limiter.acquire()
-                        metrics.recordConsumed()
-                    }
+                    try await limiter.acquire(batch.count)
+                    for _ in batch { metrics.recordConsumed() }
                     let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
                     // Two halves of a large batch translate on both cores; a small one in one task.
                     let half = batch.count >= 8 ? batch.count / 2 : batch.count
@@ -150,6 +153,11 @@ public struct PushWorker: Service {
         }
     }
 
+    /// The most records one read batch holds. A batch takes its slots before any of its records is
+    /// produced, so it holds at most half the bound: the other half keeps the producer busy meanwhile,
+    /// and a batch never waits for slots only its own records would free.
+    static func batchLimit(maxInFlight: Int) -> Int { max(1, min(512, maxInFlight / 2)) }
+
     /// Translates one record, timing it and reporting its dead letters and warnings.
     private func translate(_ message: KafkaConsumerMessage, readAtMs: Int64, with translator: Translator) -> Translation {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -159,15 +167,17 @@ public struct PushWorker: Service {
         return translation
     }
 
-    /// Produces the records of one translated input; its slot is released when all are acknowledged.
+    /// Produces the records of one translated input, registered with the tracker as `ticket`; its slot is
+    /// released when all are acknowledged. Hands each record over without suspending unless librdkafka's
+    /// queue is full.
     private func produce(
-        _ message: KafkaConsumerMessage, _ translation: Translation, producer: KafkaProducer, tracker: OffsetTracker,
-        limiter: InFlightLimiter
+        _ message: KafkaConsumerMessage, _ translation: Translation, ticket: OffsetTracker.Ticket?,
+        producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
         let inputTimestampMs = message.timestampMs
         let metrics = self.metrics
-        guard let ticket = tracker.begin(message, outputs: outputs.count) else {
+        guard let ticket else {
             limiter.release()  // read under an earlier assignment: the new owner reads it again
             return
         }
@@ -175,58 +185,34 @@ public struct PushWorker: Service {
             limiter.release()
             return
         }
-        let progress = RecordProgress(outputs: outputs.count)
+        let progress = RecordProgress(outputs: outputs.count)  // only the producer's poll thread counts down
         for output in outputs {
-            let fitted = output.fitting(recordLimit: configuration.producerRecordLimit)
+            let fitted = output.fitting(recordLimit: recordLimit)
             if fitted.value.count != output.value.count {
                 logger.warning(
                     "dead letter value omitted: over the record size limit",
                     metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
             }
-            try await producer.produceWhenQueued(KafkaProducerMessage(fitted)) { result in
+            let record = KafkaProducerMessage(fitted)
+            let format = output.format
+            let topic = record.topic
+            let onDelivery: KafkaProducer.DeliveryHandler = { result in
                 switch result {
                 case .success:
                     tracker.acknowledge(ticket)
-                    metrics.recordProduced(format: output.format)
+                    metrics.recordProduced(format: format)
                     if progress.finishOne() {
                         metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
                         limiter.release()
                     }
                 case .failure(let error):
-                    limiter.fail(DeliveryFailure(source: ticket, topic: output.topic, error: error))
+                    limiter.fail(DeliveryFailure(source: ticket, topic: topic, error: error))
                 }
             }
+            if try !producer.produceIfRoom(record, onDelivery: onDelivery) {
+                try await producer.produceWhenQueued(record, onDelivery: onDelivery)
+            }
         }
-    }
-
-    /// Logs every dead letter (id, source, stage, codes and paths: never payload contents) and counts
-    /// dead letters and warnings.
-    private func report(_ translation: Translation) {
-        metrics.recordDiagnostics(of: translation)
-        for deadLetter in translation.deadLetters {
-            var metadata: Logger.Metadata = [
-                "id": "\(deadLetter.id)", "source": "\(deadLetter.source)", "stage": "\(deadLetter.stage.rawValue)",
-                "codes": "\(Self.distinctCodes(deadLetter.errors))",
-                "paths": "\(Self.listedPaths(deadLetter.errors))",
-            ]
-            if let format = deadLetter.format { metadata["format"] = "\(format.rawValue)" }
-            logger.warning("dead letter", metadata: metadata)
-        }
-    }
-
-    /// The distinct codes of a dead letter's errors, in order of first appearance.
-    private static func distinctCodes(_ errors: [Diagnostic]) -> String {
-        var seen = Set<DiagnosticCode>()
-        return errors.map(\.code).filter { seen.insert($0).inserted }.map(\.rawValue).joined(separator: ",")
-    }
-
-    /// The first paths of a dead letter's errors for a log line: at most 20, each at most 200 bytes.
-    private static func listedPaths(_ errors: [Diagnostic]) -> String {
-        var listed = errors.prefix(20).map { path in
-            path.path.utf8.count <= 200 ? path.path : String(decoding: path.path.utf8.prefix(200), as: UTF8.self) + "..."
-        }
-        if errors.count > 20 { listed.append("(+\(errors.count - 20) more)") }
-        return listed.joined(separator: ",")
     }
 
     /// Until cancelled: checks once a second that the producer reaches a broker (until it does, for
@@ -257,16 +243,17 @@ private struct PendingTranslations: Sendable {
 }
 
 /// Counts the outputs of one record still waiting for acknowledgement.
-private final class RecordProgress: Sendable {
-    private let remaining: Locked<Int>
-    init(outputs: Int) { remaining = Locked(outputs) }
+///
+/// `@unchecked Sendable` is safe because only delivery handlers touch `remaining` after init, and they
+/// all run on the producer's one poll thread (librdkafka's queue orders the hand-over from `produce`).
+private final class RecordProgress: @unchecked Sendable {
+    private var remaining: Int
+    init(outputs: Int) { remaining = outputs }
 
     /// One more output acknowledged; `true` when it was the last.
     func finishOne() -> Bool {
-        remaining.withLock { count in
-            count -= 1
-            return count == 0
-        }
+        remaining -= 1
+        return remaining == 0
     }
 }
 

@@ -7,7 +7,7 @@ import PushTranslation
 import PushWorker
 import ServiceLifecycle
 
-/// Helpers of ``PipelineBenchCommand``: the data, the observer queries and the measurement types.
+/// Helpers of ``PipelineBenchCommand``: the input, the observer queries and the measurement type.
 extension PipelineBenchCommand {
     /// How many records each of `topics` has received: the sum of its partitions' end offsets, asked
     /// with one ListOffsets request per topic (the "latest" timestamp, -1, which the embedded broker
@@ -24,84 +24,48 @@ extension PipelineBenchCommand {
         return result
     }
 
-    /// User and system CPU time of this process so far, in seconds (every thread: contenders, broker, observer).
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-        let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    /// Writes `input` and waits until every record is acknowledged.
+    /// Writes `count` records of the payload mix (keys `user-N`, one `trace-id` header) to `topic`,
+    /// generated one at a time, and waits until every one is acknowledged; returns their value bytes and
+    /// how many records the worker will write for them (the translator's outputs, counted here).
     static func produceInput(
-        _ input: [KafkaProducerMessage], bootstrapServers: String, properties: [String: String], logger: Logger
-    ) async throws {
+        count: Int, topic: String, translator configuration: TranslatorConfiguration, bootstrapServers: String,
+        properties: [String: String], logger: Logger
+    ) async throws -> (bytes: Int, expectedOutputs: Int) {
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: bootstrapServers,
-                properties: ["partitioner": "murmur2_random"].merging(properties) { $1 }),
+                properties: ["partitioner": "murmur2_random", "linger.ms": "20"].merging(properties) { $1 }),
             logger: logger)
+        let translator = Translator(configuration: configuration)
+        let schedule = PayloadMix.Kind.allCases.flatMap { Array(repeating: $0, count: $0.share) }
         let failures = FailureCount()
-        let queueFull = KafkaError.code(named: "_QUEUE_FULL")
+        var bytes = 0
+        var expectedOutputs = 0
         do {
-            for message in input {
-                while true {
-                    do throws(KafkaError) {
-                        try producer.produce(message) { result in
-                            if case .failure(let error) = result { failures.record(error) }
-                        }
-                        break
-                    } catch {
-                        guard error.code == queueFull else { throw error }
-                    }
-                    try await Task.sleep(for: .milliseconds(10))  // librdkafka's queue is full: let it drain
+            for index in 0..<count {
+                let value = Array(PayloadMix.payload(schedule[(index &* 37) % schedule.count], index).utf8)
+                let key = Array("user-\(index)".utf8)
+                let header = KafkaHeader(name: "trace-id", value: Array("t\(index)".utf8))
+                bytes += value.count
+                let record = InputRecord(
+                    topic: topic, partition: 0, offset: Int64(index), key: key, value: value,
+                    headers: [RecordHeader(name: header.name, value: header.value)], timestampMs: 0)
+                expectedOutputs += translator.translate(record, readAtMs: 0).count
+                try await producer.produceWhenQueued(KafkaProducerMessage(topic: topic, key: key, value: value, headers: [header])) { result in
+                    if case .failure(let error) = result { failures.record(error) }
                 }
             }
-            try await producer.flush(timeout: .seconds(120))
+            try await producer.flush(timeout: .seconds(300))
         } catch {
             await producer.shutdown(flushTimeout: .zero)
             throw error
         }
         await producer.shutdown()
-        if let (count, first) = failures.summary {
-            throw ValidationError("\(count) input records could not be written; the first: \(first)")
+        if let (failed, first) = failures.summary {
+            throw ValidationError("\(failed) input records could not be written; the first: \(first)")
         }
+        return (bytes, expectedOutputs)
     }
-
-    /// The input records: the payload mix, keys `user-N`, one `trace-id` header.
-    static func inputRecords(count: Int, topic: String) -> [KafkaProducerMessage] {
-        PayloadMix.payloads(count: count).enumerated().map { index, entry in
-            KafkaProducerMessage(
-                topic: topic, key: Array("user-\(index)".utf8), value: entry.bytes,
-                headers: [KafkaHeader(name: "trace-id", value: Array("t\(index)".utf8))])
-        }
-    }
-
-    /// How many records the worker writes for `input`: the translator's outputs, counted beforehand.
-    static func expectedOutputs(_ input: [KafkaProducerMessage], translator configuration: TranslatorConfiguration) -> Int {
-        let translator = Translator(configuration: configuration)
-        return input.enumerated().reduce(0) { total, entry in
-            let record = InputRecord(
-                topic: entry.element.topic, partition: 0, offset: Int64(entry.offset), key: entry.element.key,
-                value: entry.element.value, headers: entry.element.headers.map { RecordHeader(name: $0.name, value: $0.value) },
-                timestampMs: 0)
-            return total + translator.translate(record, readAtMs: 0).count
-        }
-    }
-}
-
-/// What a run compares.
-enum Contender: String {
-    case passthrough, pushgate
 }
 
 /// One contender's run.
@@ -113,13 +77,30 @@ struct Measurement {
     var seconds: Double
     /// From the first output on the broker to the last.
     var writtenSeconds: Double
-    /// CPU time of the whole process in the `seconds` window.
+    /// CPU time of the contender process from its start to the whole input committed.
     var cpuSeconds: Double
+    /// CPU time of the contender process in the `seconds` window.
+    var windowCPUSeconds: Double
+    /// The contender process's peak resident set size, in bytes.
+    var peakResidentBytes: Int
+    /// Record counts of the output topics before the run.
+    var countsBefore: [String: Int64] = [:]
 
     var recordsPerSecond: Double { Double(records) / seconds }
     var writtenRecordsPerSecond: Double { Double(records) / writtenSeconds }
-    var outputsPerSecond: Double { Double(outputs) / seconds }
-    var cpuPercent: Double { cpuSeconds / seconds * 100 }
+    var outputsPerSecond: Double { Double(outputs) / writtenSeconds }
+    var cpuMicrosecondsPerRecord: Double { cpuSeconds / Double(records) * 1e6 }
+    var coresBusy: Double { windowCPUSeconds / seconds }
+
+    static let header =
+        "run  contender     written s  committed s  in rec/s (written)  outputs/s  cpu us/input  cores  peak RSS MB"
+
+    func row(_ run: String, _ contender: Contender) -> String {
+        run.padding(toLength: 5, withPad: " ", startingAt: 0) + contender.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
+            + String(format: "%10.3f  %11.3f  %18.0f  %9.0f  %12.1f  %5.2f  %11.0f",
+                     writtenSeconds, seconds, writtenRecordsPerSecond, outputsPerSecond, cpuMicrosecondsPerRecord,
+                     coresBusy, Double(peakResidentBytes) / 1e6)
+    }
 
     /// The median of each figure (the lower middle for an even count).
     static func median(_ measurements: [Measurement]) -> Measurement {
@@ -130,9 +111,11 @@ struct Measurement {
         let seconds = middle(measurements.map(\.seconds))
         return Measurement(
             records: measurements.first?.records ?? 0,
-            outputs: measurements.map(\.outputs).sorted().dropFirst(max(0, (measurements.count - 1) / 2)).first ?? 0,
+            outputs: Int(middle(measurements.map { Double($0.outputs) })),
             seconds: seconds, writtenSeconds: middle(measurements.map(\.writtenSeconds)),
-            cpuSeconds: middle(measurements.map(\.cpuPercent)) * seconds / 100)
+            cpuSeconds: middle(measurements.map(\.cpuSeconds)),
+            windowCPUSeconds: middle(measurements.map(\.coresBusy)) * seconds,
+            peakResidentBytes: Int(middle(measurements.map { Double($0.peakResidentBytes) })))
     }
 }
 
@@ -155,16 +138,4 @@ final class FailureCount: @unchecked Sendable {
     var summary: (Int, KafkaError)? {
         lock.withLock { first.map { (count, $0) } }
     }
-}
-
-/// Set once a contender's service group has returned, from its task.
-///
-/// `@unchecked Sendable` is safe because the flag is only touched while holding `lock`.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-
-    var isSet: Bool { lock.withLock { value } }
 }

@@ -1,0 +1,81 @@
+import CRdKafka
+import Logging
+
+/// Pauses a consumer's assigned partitions while the application cannot take more records, and resumes
+/// them when it can: the poll thread keeps calling `rd_kafka_consumer_poll` meanwhile, so the member
+/// keeps its place in the group however long the pipeline is blocked (an output outage longer than
+/// `max.poll.interval.ms` does not get it kicked out).
+///
+/// librdkafka resumes a paused partition from the position after the last record the application was
+/// given, so nothing is skipped or read twice. Pausing drops what librdkafka has prefetched for the
+/// partitions (it is fetched again on resume), so a pipeline that is only full for a moment, as a
+/// bounded pipeline is all the time under load, is not paused: only one full for ``pauseAfter``.
+///
+/// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
+final class ConsumerFlowControl: @unchecked Sendable {
+    /// How long the application must stay full before the assignment is paused: far below any
+    /// `max.poll.interval.ms` worth setting, far above the moments a busy pipeline is full.
+    static let pauseAfter: Duration = .seconds(1)
+
+    private var paused: Set<KafkaTopicPartition> = []
+    private var fullSince: ContinuousClock.Instant?
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    /// Whether the assignment is paused.
+    var isPaused: Bool { !paused.isEmpty }
+
+    /// The application has no room: `true` when the poll thread should poll anyway, having paused the
+    /// assignment (full for ``pauseAfter`` already); `false` when it should wait for room.
+    func noRoom(handle: OpaquePointer) -> Bool {
+        let now = ContinuousClock.now
+        guard let since = fullSince else {
+            fullSince = now
+            return false
+        }
+        guard now - since >= Self.pauseAfter else { return false }
+        pause(handle: handle)
+        return true
+    }
+
+    /// The application has room: resumes the assignment if it was paused.
+    func room(handle: OpaquePointer) {
+        fullSince = nil
+        resume(handle: handle)
+    }
+
+    /// Pauses the assigned partitions not paused yet (a partition assigned by a rebalance while paused
+    /// starts unpaused). Each partition is paused once: librdkafka misbehaves when a paused partition
+    /// is paused again.
+    private func pause(handle: OpaquePointer) {
+        let newlyPaused = assignment(handle).filter { !paused.contains($0) }
+        guard !newlyPaused.isEmpty else { return }
+        let list = RDKafkaTopicPartitionList.make(newlyPaused.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_pause_partitions(handle, list)
+        if paused.isEmpty {
+            logger.info("input paused: the pipeline has been full for \(Self.pauseAfter) (outputs not acknowledged); still polling the group")
+        }
+        paused.formUnion(newlyPaused)
+    }
+
+    /// Resumes the partitions this paused that are still assigned.
+    private func resume(handle: OpaquePointer) {
+        guard !paused.isEmpty else { return }
+        let stillAssigned = assignment(handle).filter { paused.contains($0) }
+        paused.removeAll()
+        logger.info("input resumed")
+        guard !stillAssigned.isEmpty else { return }
+        let list = RDKafkaTopicPartitionList.make(stillAssigned.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        _ = rd_kafka_resume_partitions(handle, list)
+    }
+
+    private func assignment(_ handle: OpaquePointer) -> [KafkaTopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(handle, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return RDKafkaTopicPartitionList.offsets(of: list).map(\.topicPartition)
+    }
+}
