@@ -2,12 +2,18 @@
 public struct KafkaHeader: Sendable, Hashable {
     /// The header name.
     public var name: String
-    /// The header value; `nil` for a null value.
-    public var value: [UInt8]?
+    /// The header value; `nil` for a null value. A slice: header values of one record may share a buffer.
+    public var value: ArraySlice<UInt8>?
 
     /// Creates a header.
     public init(name: String, value: [UInt8]?) {
         self.name = name
-        self.value = value
+        self.value = value?[...]
+    }
+
+    /// Creates a header from part of a byte buffer (shared, not copied).
+    public init(name: String, bytes: ArraySlice<UInt8>?) {
+        self.name = name
+        self.value = bytes
     }
 }

@@ -92,4 +92,14 @@ enum RDKafkaProduceArguments {
             body((buffer.baseAddress ?? UnsafeRawPointer(emptyBytes), buffer.count))
         }
     }
+
+    /// The same for a slice (header values of one record may share a buffer).
+    private static func withBytes<Result>(
+        _ bytes: ArraySlice<UInt8>?, _ body: ((pointer: UnsafeRawPointer, count: Int)?) -> Result
+    ) -> Result {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBytes { buffer in
+            body((buffer.baseAddress ?? UnsafeRawPointer(emptyBytes), buffer.count))
+        }
+    }
 }

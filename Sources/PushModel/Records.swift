@@ -2,19 +2,26 @@
 public struct RecordHeader: Sendable, Equatable, Hashable {
     /// The header name.
     public var name: String
-    /// The header value as bytes; `nil` for a Kafka null header value.
-    public var value: [UInt8]?
+    /// The header value as bytes; `nil` for a Kafka null header value. A slice, so that the headers of
+    /// one translation can share one buffer (the translator writes them all into one allocation).
+    public var value: ArraySlice<UInt8>?
 
     /// Creates a header from a name and raw bytes.
     public init(name: String, value: [UInt8]?) {
         self.name = name
-        self.value = value
+        self.value = value?[...]
+    }
+
+    /// Creates a header from a name and part of a byte buffer (shared, not copied).
+    public init(name: String, bytes: ArraySlice<UInt8>?) {
+        self.name = name
+        self.value = bytes
     }
 
     /// Creates a header whose value is UTF-8 text.
     public init(name: String, text: String) {
         self.name = name
-        self.value = Array(text.utf8)
+        self.value = Array(text.utf8)[...]
     }
 }
 

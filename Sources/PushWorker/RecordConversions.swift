@@ -6,7 +6,7 @@ extension InputRecord {
     public init(_ message: KafkaConsumerMessage) {
         self.init(
             topic: message.topic, partition: message.partition, offset: message.offset, key: message.key,
-            value: message.value, headers: message.headers.map { RecordHeader(name: $0.name, value: $0.value) },
+            value: message.value, headers: message.headers.map { RecordHeader(name: $0.name, bytes: $0.value) },
             timestampMs: message.timestampMs)
     }
 }
@@ -17,6 +17,6 @@ extension KafkaProducerMessage {
     public init(_ record: OutputRecord) {
         self.init(
             topic: record.topic, key: record.key, value: record.value,
-            headers: record.headers.map { KafkaHeader(name: $0.name, value: $0.value) })
+            headers: record.headers.map { KafkaHeader(name: $0.name, bytes: $0.value) })
     }
 }

@@ -33,23 +33,26 @@ extension Array where Element == Diagnostic {
     /// element naming the first diagnostic left out and how many are not listed; paths and messages
     /// longer than ``fieldBudget`` bytes are cut (marked with "...").
     func encodedJSON() -> [UInt8] {
-        var writer = JSONWriter(capacity: Swift.min(96 * count + 2, Self.headerBudget + 2048))
-        writer.beginArray()
-        for (index, diagnostic) in enumerated() {
-            let before = writer.bytes.count
-            var element = JSONWriter(capacity: 128)
-            element.append(diagnostic, message: diagnostic.message)
-            if before + element.bytes.count + 1 > Self.headerBudget, index > 0 {
-                let omitted = count - index
-                writer.append(
-                    diagnostic,
-                    message: "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)")
-                break
+        JSONWriter.withScratch { writer in
+            writer.beginArray()
+            for (index, diagnostic) in enumerated() {
+                let before = writer.count
+                let neededComma = writer.needsComma
+                writer.append(diagnostic, message: diagnostic.message)
+                // Past the budget: take the element back and end with one naming what is left out.
+                let elementSize = writer.count - before - (neededComma ? 1 : 0)
+                if before + elementSize + 1 > Self.headerBudget, index > 0 {
+                    writer.truncate(to: before, needsComma: neededComma)
+                    let omitted = count - index
+                    writer.append(
+                        diagnostic,
+                        message: "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)")
+                    break
+                }
             }
-            writer.raw(element.bytes)
+            writer.endArray()
+            return writer.bytes
         }
-        writer.endArray()
-        return writer.bytes
     }
 }
 

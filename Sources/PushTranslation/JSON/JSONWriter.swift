@@ -76,6 +76,12 @@ public struct JSONWriter: ~Copyable {
         owned = true
     }
 
+    /// Forgets what was written after `count` bytes (to take back a value that did not fit).
+    mutating func truncate(to count: Int, needsComma: Bool) {
+        self.count = Swift.min(count, self.count)
+        self.needsComma = needsComma
+    }
+
     /// Appends one byte.
     @inline(__always)
     mutating func append(_ byte: UInt8) {

@@ -19,37 +19,43 @@ struct RecordBuilder {
     /// `TOPIC:PARTITION:OFFSET` of the input record.
     var sourceReference: String { record.sourceReference }
 
-    /// The header values every output of one input shares, made once.
+    /// The header values every output of one input shares, made once, in one buffer: each is a slice
+    /// of it (one allocation for all of them).
     struct OutputHeaders {
-        var id: [UInt8]
-        var source: [UInt8]
+        var id: ArraySlice<UInt8>
+        var source: ArraySlice<UInt8>
         var dryRun: Bool
         /// `apns-push-type`, `apns-priority`, `apns-expiration` and `apns-collapse-id` (`nil` when not set).
-        var pushType: [UInt8]
-        var priority: [UInt8]
-        var expiration: [UInt8]
-        var collapseID: [UInt8]?
+        var pushType: ArraySlice<UInt8>
+        var priority: ArraySlice<UInt8>
+        var expiration: ArraySlice<UInt8>
+        var collapseID: ArraySlice<UInt8>?
     }
 
     /// The header values shared by the outputs of `notification`.
     func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64) -> OutputHeaders {
-        var source: [UInt8] = []
-        source.reserveCapacity(record.topic.utf8.count + 24)
-        source.append(contentsOf: record.topic.utf8)
-        source.append(UInt8(ascii: ":"))
-        appendDecimal(Int64(record.partition), to: &source)
-        source.append(UInt8(ascii: ":"))
-        appendDecimal(record.offset, to: &source)
+        var text: [UInt8] = []
+        text.reserveCapacity(record.topic.utf8.count + 48 + (id?.utf8.count ?? 0) + (collapseID?.utf8.count ?? 0))
+        text.append(contentsOf: record.topic.utf8)
+        text.append(UInt8(ascii: ":"))
+        appendDecimal(Int64(record.partition), to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDecimal(record.offset, to: &text)
+        let sourceEnd = text.count
+        if let id { text.append(contentsOf: id.utf8) }
+        let idEnd = text.count
+        if notification.formats.contains(where: \.isDeliveredByAPNs) {
+            appendDecimal(Self.expiration(notification, timestampMs), to: &text)
+        }
+        let expirationEnd = text.count
+        if let collapseID { text.append(contentsOf: collapseID.utf8) }
         let background = APSWriter.isBackground(notification)
         let high = !background && notification.message.priority == .high
-        var expiration: [UInt8] = []
-        if notification.formats.contains(where: \.isDeliveredByAPNs) {
-            appendDecimal(Self.expiration(notification, timestampMs), to: &expiration)
-        }
         return OutputHeaders(
-            id: id.map { Array($0.utf8) } ?? source, source: source, dryRun: notification.dryRun,
-            pushType: background ? HeaderText.background : HeaderText.alert, priority: high ? HeaderText.ten : HeaderText.five,
-            expiration: expiration, collapseID: collapseID.map { Array($0.utf8) })
+            id: id == nil ? text[..<sourceEnd] : text[sourceEnd..<idEnd], source: text[..<sourceEnd], dryRun: notification.dryRun,
+            pushType: background ? HeaderText.background[...] : HeaderText.alert[...],
+            priority: high ? HeaderText.ten[...] : HeaderText.five[...],
+            expiration: text[idEnd..<expirationEnd], collapseID: collapseID == nil ? nil : text[expirationEnd...])
     }
 
     /// Appends the decimal digits of `value` (a string of at most 20 digits: stored inline, not allocated).
@@ -79,16 +85,16 @@ struct RecordBuilder {
     func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic]) -> OutputRecord {
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
-        headers.append(RecordHeader(name: "pushgate-id", value: shared.id))
+        headers.append(RecordHeader(name: "pushgate-id", bytes: shared.id))
         headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
-        headers.append(RecordHeader(name: "pushgate-source", value: shared.source))
+        headers.append(RecordHeader(name: "pushgate-source", bytes: shared.source))
         if shared.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
         if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
         if format.isDeliveredByAPNs {
-            headers.append(RecordHeader(name: "apns-push-type", value: shared.pushType))
-            headers.append(RecordHeader(name: "apns-priority", value: shared.priority))
-            headers.append(RecordHeader(name: "apns-expiration", value: shared.expiration))
-            if let collapseID = shared.collapseID { headers.append(RecordHeader(name: "apns-collapse-id", value: collapseID)) }
+            headers.append(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
+            headers.append(RecordHeader(name: "apns-priority", bytes: shared.priority))
+            headers.append(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
+            if let collapseID = shared.collapseID { headers.append(RecordHeader(name: "apns-collapse-id", bytes: collapseID)) }
         }
         return OutputRecord(
             topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
@@ -112,17 +118,36 @@ struct RecordBuilder {
     }
 
     func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {
-        var headers = forwardedHeaders
-        headers.append(RecordHeader(name: "__connect.errors.topic", text: record.topic))
-        headers.append(RecordHeader(name: "__connect.errors.partition", text: String(record.partition)))
-        headers.append(RecordHeader(name: "__connect.errors.offset", text: String(record.offset)))
-        headers.append(RecordHeader(name: "__connect.errors.stage", text: stage.rawValue))
-        if let first = errors.first {
-            headers.append(RecordHeader(name: "__connect.errors.exception.class.name", text: first.code.rawValue))
-            headers.append(RecordHeader(name: "__connect.errors.exception.message", text: first.exceptionMessage))
+        // Every header value but pushgate-errors in one buffer, each a slice of it.
+        var text: [UInt8] = []
+        text.reserveCapacity(256)
+        func part(_ append: (inout [UInt8]) -> Void) -> Range<Int> {
+            let start = text.count
+            append(&text)
+            return start..<text.count
         }
-        headers.append(RecordHeader(name: "pushgate-id", text: id ?? sourceReference))
-        if let format { headers.append(RecordHeader(name: "pushgate-format", text: format.rawValue)) }
+        let topic = part { $0.append(contentsOf: record.topic.utf8) }
+        text.append(UInt8(ascii: ":"))
+        let partition = part { $0.append(contentsOf: String(record.partition).utf8) }
+        text.append(UInt8(ascii: ":"))
+        let offset = part { $0.append(contentsOf: String(record.offset).utf8) }
+        let first = errors.first.map { first in
+            (part { $0.append(contentsOf: first.code.rawValue.utf8) }, part { $0.append(contentsOf: first.exceptionMessage.utf8) })
+        }
+        // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
+        let pushgateID = id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
+        var headers = forwardedHeaders
+        headers.reserveCapacity(forwardedHeaders.count + 9)
+        headers.append(RecordHeader(name: "__connect.errors.topic", bytes: text[topic]))
+        headers.append(RecordHeader(name: "__connect.errors.partition", bytes: text[partition]))
+        headers.append(RecordHeader(name: "__connect.errors.offset", bytes: text[offset]))
+        headers.append(RecordHeader(name: "__connect.errors.stage", value: HeaderText.stage(stage)))
+        if let (code, message) = first {
+            headers.append(RecordHeader(name: "__connect.errors.exception.class.name", bytes: text[code]))
+            headers.append(RecordHeader(name: "__connect.errors.exception.message", bytes: text[message]))
+        }
+        headers.append(RecordHeader(name: "pushgate-id", bytes: text[pushgateID]))
+        if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
         headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
         return OutputRecord(
             topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
@@ -146,6 +171,19 @@ enum HeaderText {
     static let fbCard = Array("fb-card".utf8)
     static let androidExpandable = Array("android-expandable".utf8)
     static let fcm = Array("fcm".utf8)
+
+    static let parse = Array("parse".utf8)
+    static let validate = Array("validate".utf8)
+    static let emit = Array("emit".utf8)
+
+    /// `__connect.errors.stage` of each stage.
+    static func stage(_ stage: Stage) -> [UInt8] {
+        switch stage {
+        case .parse: parse
+        case .validate: validate
+        case .emit: emit
+        }
+    }
 
     /// `pushgate-format` of each format (a switch: a new format cannot be forgotten here).
     static func format(_ format: OutputFormat) -> [UInt8] {

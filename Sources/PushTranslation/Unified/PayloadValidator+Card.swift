@@ -1,16 +1,16 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readCard(_ token: Int, _ path: String) {
+    mutating func readCard(_ token: Int, _ path: @autoclosure () -> String) {
         let document = self.document
         givenUses.insert(.card)
         hasCard = true
-        guard let object = context.object(token, path) else { return }
+        guard let object = context.object(token, path()) else { return }
         var card = Card(size: .medium)
         for (name, value) in document.members(object) {
             let key = document.key(name, as: CardKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .size:
                 card.size = context.choice(value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
@@ -25,13 +25,13 @@ extension PayloadValidator {
             case nil: context.unknownField(memberPath(), in: "card")
             }
         }
-        requireMember(object, "size", path, "a card needs a size: \"small\", \"medium\" or \"large\"")
+        requireMember(object, "size", path(), "a card needs a size: \"small\", \"medium\" or \"large\"")
         notification.card = card
     }
 
-    private mutating func readHero(_ token: Int, _ path: String) -> Card.Hero? {
+    private mutating func readHero(_ token: Int, _ path: @autoclosure () -> String) -> Card.Hero? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
+        guard let object = context.object(token, path()) else { return nil }
         var height: JSONNumber?
         var background: Card.Background?
         var content: Card.StyledText?
@@ -39,7 +39,7 @@ extension PayloadValidator {
         for (name, value) in document.members(object) {
             let key = document.key(name, as: HeroKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .height: height = context.number(value, memberPath(), maximum: 1)
             case .background: background = readBackground(value, memberPath(), allowsGIF: true)
@@ -50,7 +50,7 @@ extension PayloadValidator {
             case nil: context.unknownField(memberPath(), in: "the card hero")
             }
         }
-        requireMember(object, "background", path, "a hero needs a background (Android refuses a hero without one)")
+        requireMember(object, "background", path(), "a hero needs a background (Android refuses a hero without one)")
         guard let background else { return nil }
         var hero = Card.Hero(background: background)
         hero.height = height
@@ -59,22 +59,22 @@ extension PayloadValidator {
         return hero
     }
 
-    private mutating func readCardBody(_ token: Int, _ path: String) -> Card.Body? {
+    private mutating func readCardBody(_ token: Int, _ path: @autoclosure () -> String) -> Card.Body? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
+        guard let object = context.object(token, path()) else { return nil }
         var background: Card.Background?
         var content: Card.StyledText?
         for (name, value) in document.members(object) {
             let key = document.key(name, as: CardBodyKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .background: background = readBackground(value, memberPath(), allowsGIF: false)
             case .content: content = readStyledText(value, memberPath())
             case nil: context.unknownField(memberPath(), in: "the card body")
             }
         }
-        requireMember(object, "background", path, "a card body needs a background (Android refuses a body without one)")
+        requireMember(object, "background", path(), "a card body needs a background (Android refuses a body without one)")
         guard let background else { return nil }
         var body = Card.Body(background: background)
         body.content = content
@@ -82,19 +82,19 @@ extension PayloadValidator {
     }
 
     /// A `#RRGGBB` or `#RRGGBBAA` color, normalized to `#RRGGBBAA` upper case.
-    mutating func readCardColor(_ token: Int, _ path: String) -> String? {
+    mutating func readCardColor(_ token: Int, _ path: @autoclosure () -> String) -> String? {
         let document = self.document
-        guard let text = context.string(token, path) else { return nil }
+        guard let text = context.string(token, path()) else { return nil }
         guard let color = ColorRules.cardColor(document.string(text)) else {
-            context.error(.invalidColor, path, "must be a color written #RRGGBB or #RRGGBBAA")
+            context.error(.invalidColor, path(), "must be a color written #RRGGBB or #RRGGBBAA")
             return nil
         }
         return color
     }
 
-    mutating func readStyledText(_ token: Int, _ path: String) -> Card.StyledText? {
+    mutating func readStyledText(_ token: Int, _ path: @autoclosure () -> String) -> Card.StyledText? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
+        guard let object = context.object(token, path()) else { return nil }
         var text: InputText?
         var color: String?
         var size: JSONNumber?
@@ -103,7 +103,7 @@ extension PayloadValidator {
         for (name, value) in document.members(object) {
             let key = document.key(name, as: StyledTextKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .text: text = context.string(value, memberPath())
             case .color: color = readCardColor(value, memberPath())
@@ -114,7 +114,7 @@ extension PayloadValidator {
             case nil: context.unknownField(memberPath(), in: "styled text")
             }
         }
-        requireMember(object, "text", path, "styled text needs a text (iOS crashes without one)")
+        requireMember(object, "text", path(), "styled text needs a text (iOS crashes without one)")
         guard let text else { return nil }
         var styled = Card.StyledText(text: text)
         styled.color = color

@@ -1,14 +1,14 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readCardActions(_ token: Int, _ path: String) -> Card.Actions? {
+    mutating func readCardActions(_ token: Int, _ path: @autoclosure () -> String) -> Card.Actions? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
+        guard let object = context.object(token, path()) else { return nil }
         var actions = Card.Actions()
         for (name, value) in document.members(object) {
             let key = document.key(name, as: CardActionsKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .style:
                 actions.style = context.choice(value, memberPath(), Card.Actions.Style.self, choices: ["attached", "detached"])
@@ -27,18 +27,18 @@ extension PayloadValidator {
         return actions
     }
 
-    private mutating func readCardButtons(_ token: Int, _ path: String) -> [Card.Button] {
+    private mutating func readCardButtons(_ token: Int, _ path: @autoclosure () -> String) -> [Card.Button] {
         let document = self.document
-        guard let array = context.array(token, path) else { return [] }
+        guard let array = context.array(token, path()) else { return [] }
         var buttons: [Card.Button] = []
         for (index, element) in document.elements(array).enumerated() {
-            let buttonPath = JSONPointer.appending(path, index)
-            guard let object = context.object(element, buttonPath) else { continue }
+            func buttonPath() -> String { JSONPointer.appending(path(), index) }
+            guard let object = context.object(element, buttonPath()) else { continue }
             var button = Card.Button()
             for (name, value) in document.members(object) {
                 let key = document.key(name, as: CardButtonKey.self)
                 if key != nil && document.isNull(value) { continue }
-                func memberPath() -> String { JSONPointer.appending(buttonPath, document.string(name)) }
+                func memberPath() -> String { JSONPointer.appending(buttonPath(), document.string(name)) }
                 switch key {
                 case .background_color: button.backgroundColor = readCardColor(value, memberPath())
                 case .border_color: button.borderColor = readCardColor(value, memberPath())

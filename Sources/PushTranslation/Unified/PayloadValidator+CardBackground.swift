@@ -1,31 +1,31 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readBackground(_ token: Int, _ path: String, allowsGIF: Bool) -> Card.Background? {
+    mutating func readBackground(_ token: Int, _ path: @autoclosure () -> String, allowsGIF: Bool) -> Card.Background? {
         let document = self.document
-        guard let object = context.object(token, path) else { return nil }
-        let typePath = JSONPointer.appending(path, "type")
+        guard let object = context.object(token, path()) else { return nil }
+        func typePath() -> String { JSONPointer.appending(path(), "type") }
         var type: String?
         if let typeValue = document.member(object, named: "type"), !document.isNull(typeValue),
-            let text = context.string(typeValue, typePath)
+            let text = context.string(typeValue, typePath())
         {
             let name = document.string(text)
             if name != "image" && name != "gif" && name != "color" {
-                context.error(.invalidValue, typePath, "must be one of \"image\", \"gif\", \"color\"")
+                context.error(.invalidValue, typePath(), "must be one of \"image\", \"gif\", \"color\"")
             } else if name == "gif" && !allowsGIF {
-                context.error(.invalidValue, typePath, "a GIF background is only allowed in the hero; use \"image\"")
+                context.error(.invalidValue, typePath(), "a GIF background is only allowed in the hero; use \"image\"")
             } else {
                 type = name
             }
         }
-        requireMember(object, "type", path, "a background needs a type: \"image\", \"gif\" or \"color\"")
+        requireMember(object, "type", path(), "a background needs a type: \"image\", \"gif\" or \"color\"")
         var url: InputText?
         var color: String?
         for (name, value) in document.members(object) {
             let key = document.key(name, as: BackgroundKey.self)
             if key == .type { continue }
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .url where type != "color":
                 url = readImageURL(value, memberPath())
@@ -37,11 +37,11 @@ extension PayloadValidator {
         }
         switch type {
         case "image", "gif":
-            requireMember(object, "url", path, "an \(type ?? "image") background needs a url")
+            requireMember(object, "url", path(), "an \(type ?? "image") background needs a url")
             guard let url else { return nil }
             return type == "gif" ? .gif(url: url) : .image(url: url)
         case "color":
-            requireMember(object, "color", path, "a color background needs a color, #RRGGBB or #RRGGBBAA")
+            requireMember(object, "color", path(), "a color background needs a color, #RRGGBB or #RRGGBBAA")
             return color.map { .color($0) }
         default:
             return nil

@@ -1,16 +1,16 @@
 import PushModel
 
 extension PayloadValidator {
-    mutating func readCarousel(_ token: Int, _ path: String) {
+    mutating func readCarousel(_ token: Int, _ path: @autoclosure () -> String) {
         let document = self.document
         givenUses.insert(.carousel)
         hasCarousel = true
-        guard let object = context.object(token, path) else { return }
+        guard let object = context.object(token, path()) else { return }
         var carousel = Carousel(items: [])
         for (name, value) in document.members(object) {
             let key = document.key(name, as: CarouselKey.self)
             if key != nil && document.isNull(value) { continue }
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .items: carousel.items = readCarouselItems(value, memberPath())
             case .mode:
@@ -25,27 +25,27 @@ extension PayloadValidator {
             case nil: context.unknownField(memberPath(), in: "carousel")
             }
         }
-        requireMember(object, "items", path, "a carousel needs 2 to 5 items, each with an image")
+        requireMember(object, "items", path(), "a carousel needs 2 to 5 items, each with an image")
         notification.carousel = carousel
     }
 
-    private mutating func readCarouselItems(_ token: Int, _ path: String) -> [Carousel.Item] {
+    private mutating func readCarouselItems(_ token: Int, _ path: @autoclosure () -> String) -> [Carousel.Item] {
         let document = self.document
-        guard let array = context.array(token, path) else { return [] }
+        guard let array = context.array(token, path()) else { return [] }
         let count = document.count(array)
         if !(2...5).contains(count) {
-            context.error(.invalidItemCount, path, "a carousel needs 2 to 5 items, got \(count)")
+            context.error(.invalidItemCount, path(), "a carousel needs 2 to 5 items, got \(count)")
         }
         var items: [Carousel.Item] = []
         items.reserveCapacity(min(count, 5))
         for (index, element) in document.elements(array).enumerated() {
-            let itemPath = JSONPointer.appending(path, index)
-            guard let object = context.object(element, itemPath) else { continue }
+            func itemPath() -> String { JSONPointer.appending(path(), index) }
+            guard let object = context.object(element, itemPath()) else { continue }
             var item = Carousel.Item(image: InputText(start: 0, length: 0, isEscaped: false))
             for (name, value) in document.members(object) {
                 let key = document.key(name, as: CarouselItemKey.self)
                 if key != nil && document.isNull(value) { continue }
-                func memberPath() -> String { JSONPointer.appending(itemPath, document.string(name)) }
+                func memberPath() -> String { JSONPointer.appending(itemPath(), document.string(name)) }
                 switch key {
                 case .image: if let image = readImageURL(value, memberPath()) { item.image = image }
                 case .text: item.text = context.string(value, memberPath())
@@ -53,17 +53,17 @@ extension PayloadValidator {
                 case nil: context.unknownField(memberPath(), in: "a carousel item")
                 }
             }
-            requireMember(object, "image", itemPath, "a carousel item needs an image URL")
+            requireMember(object, "image", itemPath(), "a carousel item needs an image URL")
             items.append(item)
         }
         return items
     }
 
-    private mutating func readCarouselColors(_ token: Int, _ path: String, into carousel: inout Carousel) {
+    private mutating func readCarouselColors(_ token: Int, _ path: @autoclosure () -> String, into carousel: inout Carousel) {
         let document = self.document
-        guard let object = context.object(token, path) else { return }
+        guard let object = context.object(token, path()) else { return }
         for (name, value) in document.members(object) {
-            func memberPath() -> String { JSONPointer.appending(path, document.string(name)) }
+            func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             let target: WritableKeyPath<Carousel, String?>
             switch document.key(name, as: CarouselColorKey.self) {
             case .title: target = \.titleColor
@@ -83,22 +83,22 @@ extension PayloadValidator {
     }
 
     /// A non-empty absolute URI with a scheme; `invalid_url` otherwise.
-    mutating func readURI(_ token: Int, _ path: String) -> InputText? {
+    mutating func readURI(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
         let document = self.document
-        guard let text = context.string(token, path) else { return nil }
+        guard let text = context.string(token, path()) else { return nil }
         guard document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) else {
-            context.error(.invalidURL, path, "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
+            context.error(.invalidURL, path(), "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             return nil
         }
         return text
     }
 
     /// A non-empty absolute http or https URL with a host; `invalid_url` otherwise.
-    mutating func readImageURL(_ token: Int, _ path: String) -> InputText? {
+    mutating func readImageURL(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
         let document = self.document
-        guard let text = context.string(token, path) else { return nil }
+        guard let text = context.string(token, path()) else { return nil }
         guard document.withDecodedBytes(text, URLRules.isImageURL(bytes:)) else {
-            context.error(.invalidURL, path, "an image must be an absolute http or https URL with a host")
+            context.error(.invalidURL, path(), "an image must be an absolute http or https URL with a host")
             return nil
         }
         return text

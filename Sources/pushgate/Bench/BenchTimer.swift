@@ -35,21 +35,22 @@ final class BenchTimer {
 /// `--iterations 4` under an LD_PRELOAD malloc counter (scripts/malloc-count.c, compiled with `cc`);
 /// the difference over the payloads translated is the figure. `nil` when no compiler or source is found.
 enum AllocationCounter {
-    static func perPayload(payloads: Int) -> Int? {
+    static func perPayload(payloads: Int, kind: String? = nil) -> Double? {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../scripts/malloc-count.c").standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: source) else { return nil }
         let library = FileManager.default.temporaryDirectory.appendingPathComponent("pushgate-malloc-count-\(getpid()).so").path
         defer { try? FileManager.default.removeItem(atPath: library) }
         guard run("/usr/bin/env", ["cc", "-O2", "-shared", "-fPIC", "-o", library, source], preload: nil) != nil,
-            let base = count(iterations: 0, payloads: payloads, library: library),
-            let measured = count(iterations: 4, payloads: payloads, library: library)
+            let base = count(iterations: 0, payloads: payloads, kind: kind, library: library),
+            let measured = count(iterations: 4, payloads: payloads, kind: kind, library: library)
         else { return nil }
-        return (measured - base) / (4 * payloads)
+        return Double(measured - base) / Double(4 * payloads)
     }
 
-    private static func count(iterations: Int, payloads: Int, library: String) -> Int? {
+    private static func count(iterations: Int, payloads: Int, kind: String?, library: String) -> Int? {
         let arguments = ["bench", "translate", "--payloads", String(payloads), "--iterations", String(iterations)]
+            + (kind.map { ["--kind", $0] } ?? [])
         guard let output = run(CommandLine.arguments[0], arguments, preload: library) else { return nil }
         let line = output.split(separator: "\n").last { $0.hasPrefix("malloc-count: ") }
         return line.flatMap { Int($0.dropFirst("malloc-count: ".count)) }

@@ -49,7 +49,7 @@ extension PipelineBenchCommand {
                 bytes += value.count
                 let record = InputRecord(
                     topic: topic, partition: 0, offset: Int64(index), key: key, value: value,
-                    headers: [RecordHeader(name: header.name, value: header.value)], timestampMs: 0)
+                    headers: [RecordHeader(name: header.name, bytes: header.value)], timestampMs: 0)
                 expectedOutputs += translator.translate(record, readAtMs: 0).count
                 try await producer.produceWhenQueued(KafkaProducerMessage(topic: topic, key: key, value: value, headers: [header])) { result in
                     if case .failure(let error) = result { failures.record(error) }

@@ -30,11 +30,18 @@ struct TranslateBenchCommand: ParsableCommand {
     @Option(help: "Translate the mix this many times and exit without timing (for allocation counting).")
     var iterations: Int?
 
+    @Option(help: "With --iterations: translate only payloads of this kind (alert, alertWithActions, carousel, card, invalid).")
+    var kind: String?
+
     @Flag(inversion: .prefixedNo, help: "Count heap allocations per payload (runs this command again under a malloc counter).")
     var allocations = true
 
     func run() throws {
-        let mix = PayloadMix.payloads(count: payloads)
+        let kinds = try kind.map { name in
+            guard let kind = PayloadMix.Kind(rawValue: name) else { throw ValidationError("--kind: unknown kind '\(name)'") }
+            return [kind]
+        } ?? PayloadMix.Kind.allCases
+        let mix = PayloadMix.payloads(count: payloads, kinds: kinds)
         let translator = Translator()
         let records = mix.enumerated().map { index, entry in
             InputRecord(
@@ -74,7 +81,11 @@ struct TranslateBenchCommand: ParsableCommand {
         print(String(format: "translate / floor (time per payload): %.1fx", floorRate / all))
         print(String(format: "translate speed / JSONSerialization: %.1fx", all / foundationRate))
         if allocations, let perPayload = AllocationCounter.perPayload(payloads: min(payloads, 1000)) {
-            print("heap allocations per payload: \(perPayload) (LD_PRELOAD malloc counter, whole mix translated 4 times)")
+            print(String(format: "heap allocations per payload: %.2f (LD_PRELOAD malloc counter, whole mix translated 4 times)", perPayload))
+            let perKind = PayloadMix.Kind.allCases.compactMap { kind in
+                AllocationCounter.perPayload(payloads: 200, kind: kind.rawValue).map { String(format: "%@ %.1f", kind.rawValue, $0) }
+            }
+            print("  per kind: " + perKind.joined(separator: ", "))
         }
     }
 
