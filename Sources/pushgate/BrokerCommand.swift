@@ -25,7 +25,7 @@ struct BrokerCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Partitions of each topic.")
-    var partitions = 8
+    var partitions = Settings.partitions.defaultValue
 
     @Option(help: "Brokers in the cluster (ids 1...N).")
     var brokers = 1
@@ -34,13 +34,13 @@ struct BrokerCommand: AsyncParsableCommand {
     var control = false
 
     @Option(help: "The input topic to create.")
-    var inputTopic = TranslatorConfiguration.defaultInputTopic
+    var inputTopic = Settings.inputTopic.defaultValue
 
     @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
     var topics: [String] = []
 
     @Option(help: "The dead-letter topic to create.")
-    var deadLetterTopic = TranslatorConfiguration.defaultDeadLetterTopic
+    var deadLetterTopic = Settings.deadLetterTopic.defaultValue
 
     @Option(help: ArgumentHelp("Also create this topic (repeatable).", valueName: "NAME"))
     var extraTopic: [String] = []

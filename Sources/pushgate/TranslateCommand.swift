@@ -38,7 +38,7 @@ struct TranslateCommand: ParsableCommand {
     var deadLetterTopic: String?
 
     @Option(help: "Topic of the described input record.")
-    var recordTopic = TranslatorConfiguration.defaultInputTopic
+    var recordTopic = Settings.inputTopic.defaultValue
 
     @Option(help: "Partition of the described input record.")
     var recordPartition: Int32 = 0
