@@ -4,18 +4,8 @@ import Testing
 
 /// Property tests: any byte string yields outputs or dead letters, never a crash, a hang or different bytes.
 @Suite struct RobustnessTests {
-    /// A small deterministic generator (SplitMix64) so failures reproduce.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// A small deterministic generator (SplitMix64, ``PayloadGenerator``'s) so failures reproduce.
+    typealias Generator = PayloadGenerator
 
     static let seeds: [String] = [
         ##"{"id":"a","message":{"title":"T","body":"B","ttl":60,"priority":"high"},"data":{"k":[1,2.5,null]},"custom":{"ios_badge":1,"ios_loc_key":"K","ios_loc_args":["x"]},"actions":[{"type":"url","name":"n","value":"https://a.b"}],"expandable":{"type":"text","value":"v"}}"##,

@@ -1,4 +1,4 @@
-/// Generates unified payloads as JSON text: valid ones that cover every field of SPEC section 3, with
+/// A deterministic random source (SplitMix64) that generates unified payloads as JSON text: valid ones that cover every field of SPEC section 3, with
 /// values drawn to hit every rule (good and bad strings, numbers, colors, URLs, escapes), random
 /// white space, and byte mutations of them.
 struct PayloadGenerator {
