@@ -37,9 +37,11 @@ else
     echo "FAIL translate --lines --record-offset $((max - 1)): line 1 is not offset $max"
     failed=$((failed + 1))
 fi
-# --android-formats (SPEC version 2): unknown names exit 64 naming the accepted ones, from flag or variable.
-expect 64 "unknown name 'apns'; accepted: android-expandable, fcm" -- "$binary" run --android-formats fcm,apns
-expect 64 "PUSHGATE_ANDROID_FORMATS: unknown name 'x'" -- env PUSHGATE_ANDROID_FORMATS=x "$binary" run
+# --android-formats (SPEC version 2): anything but exact names exits 64 naming the accepted ones, from flag
+# or variable, for run and translate.
+expect 64 "'fcm,apns' is not a comma-separated list of android-expandable, fcm" -- "$binary" run --android-formats fcm,apns
+expect 64 "PUSHGATE_ANDROID_FORMATS: 'x' is not a comma-separated list of android-expandable, fcm" -- env PUSHGATE_ANDROID_FORMATS=x "$binary" run
+expect 64 "'FCM' is not a comma-separated list of android-expandable, fcm" -- "$binary" translate --android-formats FCM "$tmp/two.jsonl"
 expect 64 "--max-payload-bytes must be at least 1" -- "$binary" translate --max-payload-bytes 0 "$tmp/two.jsonl"
 
 # A configuration file that cannot be used stops `pushgate run` before it connects (read off the pool).
