@@ -77,13 +77,16 @@ public struct ActionList: Sendable, Equatable, RandomAccessCollection {
     /// One past the last index.
     public var endIndex: Int { count }
 
-    /// The action at `position`.
+    /// The action at `position` (0 ..< count; another index is a programming error, as for `Array`).
     public subscript(position: Int) -> NotificationAction {
-        switch position {
-        case 0: first!
-        case 1: second!
-        default: third!
-        }
+        let action: NotificationAction? =
+            switch position {
+            case 0: first
+            case 1: second
+            default: third
+            }
+        guard let action, position < count else { preconditionFailure("ActionList index \(position) out of range 0..<\(count)") }
+        return action
     }
 }
 

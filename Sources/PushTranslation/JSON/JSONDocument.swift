@@ -122,10 +122,11 @@ struct JSONDocument {
 
     /// Whether two strings decode to the same code points.
     func sameString(_ lhs: Int, _ rhs: Int) -> Bool {
-        if !tokens[lhs].isEscaped && !tokens[rhs].isEscaped {
-            let left = raw(lhs)
-            let right = raw(rhs)
-            return left.count == right.count && left.elementsEqual(right)
+        let left = tokens[lhs]
+        let right = tokens[rhs]
+        if !left.isEscaped && !right.isEscaped {
+            guard left.length == right.length, let base = bytes.baseAddress else { return false }
+            return memcmp(base + Int(left.start), base + Int(right.start), Int(left.length)) == 0
         }
         return decodedBytes(lhs) == decodedBytes(rhs)
     }

@@ -35,13 +35,12 @@ enum ScratchTokens {
     /// This thread's scratch storage.
     fileprivate static func current() -> Scratch {
         let scratch: Scratch
-        if let pointer = pthread_getspecific(key),
-            let existing = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as? Scratch
-        {
-            scratch = existing
+        if let pointer = pthread_getspecific(key) {
+            // Only this file sets the key, always to a retained Scratch.
+            scratch = Unmanaged<Scratch>.fromOpaque(pointer).takeUnretainedValue()
         } else {
             scratch = Scratch()
-            pthread_setspecific(key, Unmanaged<AnyObject>.passRetained(scratch).toOpaque())
+            pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
         }
         return scratch
     }
