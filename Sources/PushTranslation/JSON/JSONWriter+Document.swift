@@ -6,8 +6,12 @@ import PushModel
 extension JSONWriter {
     /// Writes a string of the input as a string value.
     mutating func string(_ text: InputText, _ document: JSONDocument) {
-        separate()
-        appendQuoted(raw: document.raw(text), isEscaped: text.isEscaped)
+        if text.isEscaped {
+            separate()
+            appendQuoted(raw: document.raw(text), isEscaped: true)
+        } else {
+            appendSeparated(document.raw(text), suffix: 0)
+        }
         needsComma = true
     }
 
@@ -30,8 +34,12 @@ extension JSONWriter {
             append(document.raw(token))
             needsComma = true
         case .string:
-            separate()
-            appendQuoted(raw: document.raw(token), isEscaped: item.isEscaped)
+            if item.isEscaped {
+                separate()
+                appendQuoted(raw: document.raw(token), isEscaped: true)
+            } else {
+                appendSeparated(document.raw(token), suffix: 0)
+            }
             needsComma = true
         case .array:
             beginArray()
@@ -48,10 +56,7 @@ extension JSONWriter {
     /// those whose name `skip` accepts.
     mutating func members(of token: Int, _ document: JSONDocument, skip: (Int) -> Bool = { _ in false }) {
         for (name, memberValue) in document.members(token) where !skip(name) {
-            separate()
-            appendQuoted(raw: document.raw(name), isEscaped: document.tokens[name].isEscaped)
-            append(UInt8(ascii: ":"))
-            needsComma = false
+            key(name: name, document)
             value(memberValue, document)
         }
     }
@@ -114,9 +119,13 @@ extension JSONWriter {
 extension JSONWriter {
     /// Writes the member name at token `name` of the input; the next call writes its value.
     mutating func key(name: Int, _ document: JSONDocument) {
-        separate()
-        appendQuoted(raw: document.raw(name), isEscaped: document.tokens[name].isEscaped)
-        append(UInt8(ascii: ":"))
+        if document.tokens[name].isEscaped {
+            separate()
+            appendQuoted(raw: document.raw(name), isEscaped: true)
+            append(UInt8(ascii: ":"))
+        } else {
+            appendSeparated(document.raw(name), suffix: UInt8(ascii: ":"))
+        }
         needsComma = false
     }
 

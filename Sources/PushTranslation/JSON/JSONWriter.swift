@@ -141,12 +141,37 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a member name; the next call writes its value.
     public mutating func key(_ name: StaticString) {
-        separate()
-        append(UInt8(ascii: "\""))
-        append(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        appendSeparated(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), suffix: UInt8(ascii: ":"))
         needsComma = false
+    }
+
+    /// Appends `,` when needed, then `"bytes"` (bytes as they are) and `suffix` when not 0: one capacity
+    /// check for all of it.
+    @inline(__always)
+    mutating func appendSeparated(_ bytes: UnsafeBufferPointer<UInt8>, suffix: UInt8) {
+        reserve(bytes.count + 4)
+        var position = count
+        if needsComma {
+            start[position] = UInt8(ascii: ",")
+            position += 1
+        }
+        start[position] = UInt8(ascii: "\"")
+        position += 1
+        if let base = bytes.baseAddress {
+            if bytes.count <= 16 {
+                for offset in 0..<bytes.count { start[position + offset] = base[offset] }
+            } else {
+                (start + position).update(from: base, count: bytes.count)
+            }
+        }
+        position += bytes.count
+        start[position] = UInt8(ascii: "\"")
+        position += 1
+        if suffix != 0 {
+            start[position] = suffix
+            position += 1
+        }
+        count = position
     }
 
     /// Writes a string value.
