@@ -1,4 +1,4 @@
-/* LD_PRELOAD allocation counter for scripts/bench-allocations.sh: counts malloc, calloc, realloc and
+/* LD_PRELOAD allocation counter for `pushgate bench translate` (AllocationCounter): counts malloc, calloc, realloc and
  * the aligned allocators, and prints the total to stderr when the process exits. */
 #define _GNU_SOURCE
 #include <stdatomic.h>
