@@ -10,6 +10,11 @@ OffsetCommit errors, a broker down and up, and finally SIGTERM. Then it checks, 
 - the SIGTERMed worker exits 0 and the group's committed offsets equal the input topic's end.
 
   python3 Tests/Integration/worker_e2e.py --pushgate .build/debug/pushgate [--records 20000]
+
+With --soak (scripts/soak.sh: 1,000,000 records, 256 partitions) the trouble is longer: two workers
+throughout, three SIGKILLs each followed by a restart, injected Produce/Fetch/OffsetCommit errors, the
+broker down and up, and a rebalance (a third worker joins, then leaves on SIGTERM). Every worker's peak
+resident memory (VmHWM) is reported.
 """
 import argparse
 import base64
@@ -52,8 +57,8 @@ def payloads():
 
 
 class Broker:
-    def __init__(self, pushgate):
-        self.process = subprocess.Popen([pushgate, "broker", "--partitions", "8", "--control"], stdin=subprocess.PIPE,
+    def __init__(self, pushgate, partitions=8):
+        self.process = subprocess.Popen([pushgate, "broker", "--partitions", str(partitions), "--control"], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
         self.address = self.process.stdout.readline().strip()
 
@@ -75,6 +80,62 @@ def start_worker(pushgate, address, name, level="warning"):
     return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", GROUP,
                              "--log-level", level, "--max-in-flight", "500"] + QUICK + ANDROID,
                             stdout=subprocess.DEVNULL, stderr=open(f"/tmp/pushgate-e2e-{name}.log", "w"))
+
+
+PEAK_RSS = {}
+
+
+def note_rss(name, process):
+    """Records the worker's peak resident set (VmHWM) so far, in MB; call it before the worker ends."""
+    try:
+        with open(f"/proc/{process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    PEAK_RSS[name] = max(PEAK_RSS.get(name, 0), int(line.split()[1]) // 1024)
+    except OSError:
+        pass
+
+
+def stop(name, process, how):
+    """SIGKILL (how="kill") or SIGTERM a worker after noting its peak memory; its exit status."""
+    note_rss(name, process)
+    if how == "kill":
+        log(f"SIGKILL worker {name}")
+        process.kill()
+        return process.wait()
+    log(f"SIGTERM worker {name}")
+    process.send_signal(signal.SIGTERM)
+    return process.wait(120)
+
+
+def soak_trouble(args, broker, failures):
+    """The soak schedule; returns the worker that is left running."""
+    workers = {"a": start_worker(args.pushgate, broker.address, "a", args.worker_log_level),
+               "b": start_worker(args.pushgate, broker.address, "b", args.worker_log_level)}
+    time.sleep(8)
+    broker.control("error Produce NOT_LEADER_FOR_PARTITION 5")
+    broker.control("error Fetch NOT_LEADER_FOR_PARTITION 3")
+    for round_, (victim, replacement) in enumerate([("a", "c"), ("b", "d"), ("c", "e")], 1):
+        stop(victim, workers.pop(victim), "kill")
+        workers[replacement] = start_worker(args.pushgate, broker.address, replacement, args.worker_log_level)
+        time.sleep(10)
+        if round_ == 1:
+            broker.control("error OffsetCommit REBALANCE_IN_PROGRESS 2")
+            broker.control("down 1")
+            time.sleep(3)
+            broker.control("up 1")
+        if round_ == 2:
+            broker.control("rtt 1 30")
+            time.sleep(3)
+            broker.control("rtt 1 0")
+    # A rebalance on purpose: a third member joins, takes partitions, then leaves.
+    workers["f"] = start_worker(args.pushgate, broker.address, "f", args.worker_log_level)
+    time.sleep(10)
+    if stop("f", workers.pop("f"), "term") != 0:
+        failures.append("worker f did not exit 0 on SIGTERM")
+    if stop("d", workers.pop("d"), "term") != 0:
+        failures.append("worker d did not exit 0 on SIGTERM")
+    return "e", workers["e"]
 
 
 def produce(address, count):
@@ -177,38 +238,45 @@ def main():
     parser.add_argument("--pushgate", default=".build/debug/pushgate")
     parser.add_argument("--records", type=int, default=20000)
     parser.add_argument("--worker-log-level", default="warning")
+    parser.add_argument("--partitions", type=int, default=8, help="partitions of every topic")
+    parser.add_argument("--soak", action="store_true", help="the soak schedule (see above)")
     args = parser.parse_args()
+    started = time.monotonic()
 
-    broker = Broker(args.pushgate)
+    broker = Broker(args.pushgate, args.partitions)
     log(f"broker at {broker.address}")
     failures = []
     try:
         produce(broker.address, args.records)
-        inputs = read_all(broker.address, ["push.unified"], expect=args.records)
+        inputs = read_all(broker.address, ["push.unified"], expect=args.records, timeout=600)
         log(f"{len(inputs)} inputs written")
         expected = expected_outputs(args.pushgate, inputs)
         log(f"{len(expected)} outputs expected")
 
-        first = start_worker(args.pushgate, broker.address, "first", args.worker_log_level)
-        time.sleep(4.5)
-        broker.control("error Produce NOT_LEADER_FOR_PARTITION 5")
-        broker.control("error Fetch NOT_LEADER_FOR_PARTITION 3")
-        log("SIGKILL first worker mid-stream")
-        first.kill()
-        first.wait()
-        second = start_worker(args.pushgate, broker.address, "second", args.worker_log_level)
-        third = start_worker(args.pushgate, broker.address, "third", args.worker_log_level)
-        time.sleep(12)  # the dead member holds the group for session.timeout.ms, then both join
-        broker.control("error OffsetCommit REBALANCE_IN_PROGRESS 2")
-        broker.control("down 1")
-        time.sleep(2)
-        broker.control("up 1")
-        broker.control("rtt 1 30")
-        time.sleep(3)
-        broker.control("rtt 1 0")
-        third.send_signal(signal.SIGTERM)
-        if third.wait(60) != 0:
-            failures.append(f"third worker exited {third.returncode} on SIGTERM")
+        if args.soak:
+            last_name, last = soak_trouble(args, broker, failures)
+        else:
+            first = start_worker(args.pushgate, broker.address, "first", args.worker_log_level)
+            time.sleep(4.5)
+            broker.control("error Produce NOT_LEADER_FOR_PARTITION 5")
+            broker.control("error Fetch NOT_LEADER_FOR_PARTITION 3")
+            log("SIGKILL first worker mid-stream")
+            first.kill()
+            first.wait()
+            second = start_worker(args.pushgate, broker.address, "second", args.worker_log_level)
+            third = start_worker(args.pushgate, broker.address, "third", args.worker_log_level)
+            time.sleep(12)  # the dead member holds the group for session.timeout.ms, then both join
+            broker.control("error OffsetCommit REBALANCE_IN_PROGRESS 2")
+            broker.control("down 1")
+            time.sleep(2)
+            broker.control("up 1")
+            broker.control("rtt 1 30")
+            time.sleep(3)
+            broker.control("rtt 1 0")
+            third.send_signal(signal.SIGTERM)
+            if third.wait(60) != 0:
+                failures.append(f"third worker exited {third.returncode} on SIGTERM")
+            last_name, last = "second", second
 
         # Wait until every expected record is there: after the third worker leaves, the second one
         # takes over its partitions only after a rejoin, and duplicates would satisfy a mere count.
@@ -219,17 +287,16 @@ def main():
                 return False
             return not (wanted - collections.Counter(actual_outputs(records)))
 
-        actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there)
+        actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there, timeout=1800 if args.soak else 240)
         # Every output is there, but records the killed and the stopped workers produced without
         # committing are only committed once the second worker owns their partitions and has
         # re-translated them (after a rejoin): wait for that before stopping it.
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and operator.ne(*committed_and_end_offsets(broker.address)):
             time.sleep(1)
-        second.send_signal(signal.SIGTERM)
-        code = second.wait(60)
+        code = stop(last_name, last, "term")
         if code != 0:
-            failures.append(f"second worker exited {code} on SIGTERM")
+            failures.append(f"worker {last_name} exited {code} on SIGTERM")
 
         actual = actual_outputs(actual_records)
         expected_counts, actual_counts = collections.Counter(expected), collections.Counter(actual)
@@ -263,6 +330,8 @@ def main():
     finally:
         broker.stop()
 
+    log(f"{args.records} inputs, {args.partitions} partitions, {time.monotonic() - started:.0f} s in all; peak RSS per worker (MB): "
+        + ", ".join(f"{name} {mb}" for name, mb in sorted(PEAK_RSS.items())))
     if failures:
         for failure in failures:
             log(f"FAIL: {failure}")
