@@ -50,8 +50,8 @@ final class ConsumerFlowControl: @unchecked Sendable {
     }
 
     /// Pauses the assigned partitions not paused yet (a partition assigned by a rebalance while paused
-    /// starts unpaused). Each partition is paused once: librdkafka misbehaves when a paused partition
-    /// is paused again.
+    /// starts unpaused). Each partition is paused once: repeated pauses of a paused partition are
+    /// reported to confuse librdkafka (librdkafka issue 1802).
     private func pause(handle: OpaquePointer) {
         let newlyPaused = assignment(handle).filter { !paused.contains($0) }
         guard !newlyPaused.isEmpty else { return }
