@@ -8,20 +8,24 @@ import Logging
 ///
 /// librdkafka resumes a paused partition from the position after the last record the application was
 /// given, so nothing is skipped or read twice. Pausing drops what librdkafka has prefetched for the
-/// partitions (it is fetched again on resume), so a pipeline that is only full for a moment, as a
-/// bounded pipeline is all the time under load, is not paused: only one full for ``pauseAfter``.
+/// partitions (it is fetched again on resume, loading the brokers), so a pipeline that is full for a
+/// while, as a bounded pipeline often is under load, is not paused: only one full for ``pauseAfter``,
+/// a third of `max.poll.interval.ms` (between 1 and 60 s), which leaves the member time to poll.
 ///
 /// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
 final class ConsumerFlowControl: @unchecked Sendable {
-    /// How long the application must stay full before the assignment is paused: far below any
-    /// `max.poll.interval.ms` worth setting, far above the moments a busy pipeline is full.
-    static let pauseAfter: Duration = .seconds(1)
+    /// How long the application must stay full before the assignment is paused.
+    let pauseAfter: Duration
 
     private var paused: Set<KafkaTopicPartition> = []
     private var fullSince: ContinuousClock.Instant?
     private let logger: Logger
 
-    init(logger: Logger) { self.logger = logger }
+    /// Creates the flow control of a consumer whose `max.poll.interval.ms` is `maxPollIntervalMs`.
+    init(maxPollIntervalMs: Int, logger: Logger) {
+        self.pauseAfter = .milliseconds(min(max(maxPollIntervalMs / 3, 1000), 60_000))
+        self.logger = logger
+    }
 
     /// Whether the assignment is paused.
     var isPaused: Bool { !paused.isEmpty }
@@ -34,7 +38,7 @@ final class ConsumerFlowControl: @unchecked Sendable {
             fullSince = now
             return false
         }
-        guard now - since >= Self.pauseAfter else { return false }
+        guard now - since >= pauseAfter else { return false }
         pause(handle: handle)
         return true
     }
@@ -46,8 +50,8 @@ final class ConsumerFlowControl: @unchecked Sendable {
     }
 
     /// Pauses the assigned partitions not paused yet (a partition assigned by a rebalance while paused
-    /// starts unpaused). Each partition is paused once: librdkafka misbehaves when a paused partition
-    /// is paused again.
+    /// starts unpaused). Each partition is paused once: repeated pauses of a paused partition are
+    /// reported to confuse librdkafka (librdkafka issue 1802).
     private func pause(handle: OpaquePointer) {
         let newlyPaused = assignment(handle).filter { !paused.contains($0) }
         guard !newlyPaused.isEmpty else { return }
@@ -55,7 +59,7 @@ final class ConsumerFlowControl: @unchecked Sendable {
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_pause_partitions(handle, list)
         if paused.isEmpty {
-            logger.info("input paused: the pipeline has been full for \(Self.pauseAfter) (outputs not acknowledged); still polling the group")
+            logger.info("input paused: the pipeline has been full for \(pauseAfter) (outputs not acknowledged); still polling the group")
         }
         paused.formUnion(newlyPaused)
     }

@@ -61,7 +61,8 @@ public final class KafkaConsumer: Sendable {
         self.messages = KafkaConsumerMessages(buffer: buffer)
         let timeout = configuration.pollTimeoutMs
         let topics = TopicNameCache()
-        let flow = ConsumerFlowControl(logger: logger)
+        let maxPollInterval = configuration.librdkafkaProperties.last { $0.0 == "max.poll.interval.ms" }.flatMap { Int($0.1) }
+        let flow = ConsumerFlowControl(maxPollIntervalMs: maxPollInterval ?? 300_000, logger: logger)
         self.pollThread = PollThread(name: "kafka-consumer-poll") {
             KafkaConsumer.pollOnce(
                 client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, timeoutMs: timeout)

@@ -21,11 +21,11 @@ public struct KafkaConsumerConfiguration: Sendable {
 
     /// The properties pushgate sets before `properties`. Default: `auto.offset.reset=earliest`, so a new
     /// group starts at the beginning of the topic and nothing written before it started is skipped;
-    /// `queued.max.messages.kbytes=16384`, so librdkafka prefetches at most 16 MiB ahead of the
-    /// application (its default, 64 MiB, is most of the worker's memory and buys no throughput here).
+    /// `queued.max.messages.kbytes=32768`, so librdkafka prefetches at most 32 MiB ahead of the
+    /// application (its default, 64 MiB, is most of the worker's memory; 16 MiB halved the throughput here).
     public static let defaultProperties: [String: String] = [
         "auto.offset.reset": "earliest",
-        "queued.max.messages.kbytes": "16384",
+        "queued.max.messages.kbytes": "32768",
     ]
 
     /// The properties that are always set, whatever `properties` says.

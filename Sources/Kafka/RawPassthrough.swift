@@ -104,8 +104,8 @@ public final class RawPassthrough: Sendable {
         _ = rd_kafka_message_detach_headers(message, &headers)
         let raw = message.pointee
         while true {
-            // rd_kafka_produceva would need the header list re-attached per attempt: the legacy
-            // rd_kafka_produce has no headers, so the list is copied for each try and freed on failure.
+            // rd_kafka_produceva owns the header list only when it succeeds: each attempt gets a copy,
+            // destroyed here when the attempt fails.
             var values = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 5)
             values[0].vtype = RD_KAFKA_VTYPE_RKT
             values[0].u.rkt = topic
