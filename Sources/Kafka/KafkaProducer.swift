@@ -151,8 +151,9 @@ public final class KafkaProducer: Sendable {
             if code == RD_KAFKA_RESP_ERR__FATAL, let handle, let fatal = RDKafkaClient.fatalError(of: handle) {
                 return .failure(fatal)
             }
-            let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
-            return .failure(KafkaError(code, message: text))
+            // Not rd_kafka_message_errstr: for a failed delivery it returns the record's payload, and a
+            // notification's text must never reach a log.
+            return .failure(KafkaError(code))
         }
         let offset = message.pointee.offset
         return .success(KafkaDeliveryReport(

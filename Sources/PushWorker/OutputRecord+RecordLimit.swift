@@ -15,6 +15,11 @@ extension OutputRecord {
     /// unchanged") for records that could not be written at all.
     public func fitting(recordLimit limit: Int) -> OutputRecord {
         guard isDeadLetter, approximateSize > limit else { return self }
+        return withoutValue()
+    }
+
+    /// The record without its value, with `pushgate-value-omitted: SIZE` saying how large it was.
+    func withoutValue() -> OutputRecord {
         var fitted = self
         fitted.value = []
         fitted.headers.append(RecordHeader(name: "pushgate-value-omitted", text: String(value.count)))

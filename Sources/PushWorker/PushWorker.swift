@@ -122,7 +122,7 @@ public struct PushWorker: Service {
                         for index in item.messages.indices {
                             try await produce(
                                 item.messages[index], translations[index], ticket: tickets[index], producer: producer,
-                                tracker: tracker, limiter: limiter)
+                                tracker: tracker, limiter: limiter, translator: translator)
                         }
                     }
                 } catch {
@@ -172,11 +172,9 @@ public struct PushWorker: Service {
     /// queue is full.
     private func produce(
         _ message: KafkaConsumerMessage, _ translation: Translation, ticket: OffsetTracker.Ticket?,
-        producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
+        producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter, translator: Translator
     ) async throws {
         let outputs = translation.records
-        let inputTimestampMs = message.timestampMs
-        let metrics = self.metrics
         guard let ticket else {
             limiter.release()  // read under an earlier assignment: the new owner reads it again
             return
@@ -185,7 +183,9 @@ public struct PushWorker: Service {
             limiter.release()
             return
         }
-        let progress = RecordProgress(outputs: outputs.count)  // only the producer's poll thread counts down
+        let delivery = OutputDelivery(
+            input: message, ticket: ticket, progress: RecordProgress(outputs: outputs.count), tracker: tracker,
+            limiter: limiter, producer: producer, translator: translator, metrics: metrics, logger: logger)
         for output in outputs {
             let fitted = output.fitting(recordLimit: recordLimit)
             if fitted.value.count != output.value.count {
@@ -194,21 +194,7 @@ public struct PushWorker: Service {
                     metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
             }
             let record = KafkaProducerMessage(fitted)
-            let format = output.format
-            let topic = record.topic
-            let onDelivery: KafkaProducer.DeliveryHandler = { result in
-                switch result {
-                case .success:
-                    tracker.acknowledge(ticket)
-                    metrics.recordProduced(format: format)
-                    if progress.finishOne() {
-                        metrics.recordAcknowledged(inputTimestampMs: inputTimestampMs)
-                        limiter.release()
-                    }
-                case .failure(let error):
-                    limiter.fail(DeliveryFailure(source: ticket, topic: topic, error: error))
-                }
-            }
+            let onDelivery = delivery.handler(for: fitted)
             if try !producer.produceIfRoom(record, onDelivery: onDelivery) {
                 try await producer.produceWhenQueued(record, onDelivery: onDelivery)
             }
@@ -246,7 +232,7 @@ private struct PendingTranslations: Sendable {
 ///
 /// `@unchecked Sendable` is safe because only delivery handlers touch `remaining` after init, and they
 /// all run on the producer's one poll thread (librdkafka's queue orders the hand-over from `produce`).
-private final class RecordProgress: @unchecked Sendable {
+final class RecordProgress: @unchecked Sendable {
     private var remaining: Int
     init(outputs: Int) { remaining = outputs }
 
