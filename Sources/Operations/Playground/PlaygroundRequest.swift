@@ -39,6 +39,8 @@ public struct PlaygroundRequest: Sendable, Equatable {
         switch error {
         case .keyNotFound(let key, let context):
             return "\(path(context.codingPath + [key])) is required"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "the request must be a JSON object with \"payload\""
         case .typeMismatch(let type, let context):
             return "\(path(context.codingPath)) must be \(Self.typeName(type))"
         case .valueNotFound(let type, let context):
