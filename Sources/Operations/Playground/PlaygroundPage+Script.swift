@@ -71,36 +71,38 @@ extension PlaygroundPage {
         }
 
         async function translate() {
-          const mine = ++sequence, text = editor.value;
+          const mine = ++sequence, text = editor.value, sent = JSON.stringify(request());
           const status = $("status"), error = $("request-error");
           status.textContent = "translating…";
           let answer, body;
           try {
             answer = await fetch("/api/translate", { method: "POST", headers: { "Content-Type": "application/json" },
-              body: JSON.stringify(request()) });
+              body: sent });
             body = await answer.text();
           } catch (e) { body = String(e); answer = { ok: false, status: 0 }; }
           if (mine !== sequence) return;
           if (!answer.ok) {
             error.hidden = false; error.textContent = "HTTP " + answer.status + ": " + body;
             status.textContent = "the playground refused the request"; $("records").textContent = "";
+            window.renderedRequest = sent;
             return;
           }
           error.hidden = true;
           if (text !== lastText) { highlight = null; $("highlight-info").textContent = ""; renderBackdrop(); }
           lastText = text;
           renderRecords(body);
+          window.renderedRequest = sent;  // what the page shows is the answer to this request (tests wait for it)
         }
         function schedule() { clearTimeout(timer); timer = setTimeout(translate, 300); renderBackdrop(); }
-        editor.addEventListener("input", () => { highlight = null; schedule(); });
+        editor.addEventListener("input", () => { highlight = null; $("example").value = ""; schedule(); });
         for (const id of ["topic", "partition", "offset", "key", "timestamp", "headers"]) $(id).addEventListener("input", schedule);
         for (const id of ["fmt-android-expandable", "fmt-fcm", "lenient"]) $(id).addEventListener("change", schedule);
 
         function problemList(problems, kind) {
           return el("ul", { class: "problems " + kind + "s" }, problems.map(p => {
             const li = el("li", { class: kind, "data-path": p.path, "data-code": p.code },
-              el("span", { class: "code" }, p.code),
-              el("a", { class: "path", href: "#" }, p.path === "" ? '"" (whole payload)' : p.path),
+              el("span", { class: "code" }, p.code), " ",
+              el("a", { class: "path", href: "#" }, p.path === "" ? '"" (whole payload)' : p.path), " ",
               el("span", { class: "message" }, p.message));
             li.addEventListener("click", ev => { ev.preventDefault(); showPointer(p.path, kind, li); });
             return li;

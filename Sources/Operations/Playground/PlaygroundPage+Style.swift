@@ -62,7 +62,8 @@ extension PlaygroundPage {
         .facts span b{font-weight:600}
         .light .facts,.facts.light{color:#445}
         /* carousel */
-        .carousel{width:360px;border-radius:14px;padding:10px}
+        .ios.preview-adobe-carousel{width:380px}
+        .carousel{border-radius:14px;padding:10px}
         .carousel .strip{display:flex;gap:6px;overflow:hidden;margin:8px 0}
         .carousel .item{flex:0 0 auto;width:100px}
         .carousel.layout-default .item{width:150px}

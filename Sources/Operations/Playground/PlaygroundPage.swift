@@ -41,7 +41,7 @@ enum PlaygroundPage {
               <label>key <input id="key" placeholder="none (null)"></label>
               <label>timestamp ms <input id="timestamp" placeholder="now"></label>
             </div>
-            <label class="block">headers, one <code>NAME=VALUE</code> per line
+            <label class="block"><span>headers, one <code>NAME=VALUE</code> per line</span>
               <textarea id="headers" rows="2" spellcheck="false"></textarea></label>
           </fieldset>
           <fieldset><legend>Options</legend>
