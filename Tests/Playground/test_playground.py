@@ -244,8 +244,21 @@ class PlaygroundPageTests(unittest.TestCase):
         self.set_payload('{"message": {"body": "duplicate", "body": "keys"}}')
         problem = self.driver.find_element(By.CSS_SELECTOR, "li.problem")
         self.assertEqual(problem.get_attribute("data-code"), "invalid_json")
+        self.assertIn("at byte 34", problem.get_attribute("data-message"))
         problem.click()
-        self.assertEqual(self.texts("#backdrop mark"), ['{"message": {"body": "duplicate", "body": "keys"}}'])
+        # A whole-payload problem naming a byte marks the token there: the duplicate member name.
+        self.assertEqual(self.texts("#backdrop mark"), ['"body"'])
+        self.assertEqual(self.driver.execute_script("return document.getElementById('payload').selectionStart"), 34)
+        self.set_payload('{"é": [1, }')
+        problem = self.driver.find_element(By.CSS_SELECTOR, "li.problem")
+        self.assertIn("at byte 11", problem.get_attribute("data-message"))
+        problem.click()
+        self.assertEqual(self.texts("#backdrop mark"), ["}"])
+        self.set_payload('[1]')
+        problem = self.driver.find_element(By.CSS_SELECTOR, "li.problem")
+        self.assertEqual(problem.get_attribute("data-code"), "not_an_object")
+        problem.click()
+        self.assertEqual(self.texts("#backdrop mark"), ["[1]"])
 
 
 if __name__ == "__main__":

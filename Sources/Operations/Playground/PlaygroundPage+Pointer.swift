@@ -104,6 +104,27 @@ extension PlaygroundPage {
           }
           return out;
         }
+        // The index in t (UTF-16) of UTF-8 byte offset `byte`.
+        function indexOfByte(t, byte) {
+          let bytes = 0, i = 0;
+          for (const ch of t) {
+            if (bytes >= byte) return i;
+            const c = ch.codePointAt(0);
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+            i += ch.length;
+          }
+          return t.length;
+        }
+        // Where a problem is in text t: a whole-payload problem whose message names a byte (invalid_json,
+        // too_deep) is the token at that byte; any other, the value its JSON Pointer names.
+        function locateProblem(t, path, message) {
+          const at = path === "" && /at byte (\d+)/.exec(message || "");
+          if (!at || t.length === 0) return locatePointer(t, path);
+          let start = Math.min(indexOfByte(t, Number(at[1])), t.length - 1), end = start + 1;
+          if (t[start] === '"') end = strEnd(t, start) > 0 ? strEnd(t, start) : end;
+          else while (end < t.length && !",:{}[] \t\r\n\"".includes(t[end]) && !",:{}[]".includes(t[start])) end++;
+          return { start, end, found: true, pointer: "", byte: Number(at[1]) };
+        }
         // The raw text of each element of the JSON array text t.
         function rawElements(t) { return elements(t, ws(t, 0)).map(e => t.slice(e.start, e.end)); }
         // The raw text of member `key` of the JSON object text t, or null.

@@ -38,8 +38,8 @@ extension PlaygroundPage {
         editor.addEventListener("scroll", () => { backdrop.scrollTop = editor.scrollTop; });
 
         // Highlights the value `path` names in the editor (problem or warning `kind`) and selects it.
-        function showPointer(path, kind, item) {
-          const r = locatePointer(editor.value, path);
+        function showPointer(path, kind, item, message) {
+          const r = locateProblem(editor.value, path, message);
           highlight = { start: r.start, end: r.end, kind, path };
           renderBackdrop();
           document.querySelectorAll("ul.problems li.active").forEach(li => li.classList.remove("active"));
@@ -47,8 +47,9 @@ extension PlaygroundPage {
           const info = $("highlight-info");
           info.dataset.pointer = path;
           info.dataset.start = r.start; info.dataset.end = r.end;
-          info.textContent = (r.found ? "highlighted " : "not in the payload: " + JSON.stringify(path) + "; highlighted ")
-            + JSON.stringify(r.pointer) + " (characters " + r.start + "–" + r.end + ")";
+          info.textContent = (r.byte !== undefined ? "highlighted byte " + r.byte
+            : (r.found ? "highlighted " : "not in the payload: " + JSON.stringify(path) + "; highlighted ") + JSON.stringify(r.pointer))
+            + " (characters " + r.start + "–" + r.end + ")";
           editor.focus();
           editor.setSelectionRange(r.start, r.end);
           const line = editor.value.slice(0, r.start).split("\n").length - 1;
@@ -100,11 +101,11 @@ extension PlaygroundPage {
 
         function problemList(problems, kind) {
           return el("ul", { class: "problems " + kind + "s" }, problems.map(p => {
-            const li = el("li", { class: kind, "data-path": p.path, "data-code": p.code },
+            const li = el("li", { class: kind, "data-path": p.path, "data-code": p.code, "data-message": p.message },
               el("span", { class: "code" }, p.code), " ",
               el("a", { class: "path", href: "#" }, p.path === "" ? '"" (whole payload)' : p.path), " ",
               el("span", { class: "message" }, p.message));
-            li.addEventListener("click", ev => { ev.preventDefault(); showPointer(p.path, kind, li); });
+            li.addEventListener("click", ev => { ev.preventDefault(); showPointer(p.path, kind, li, p.message); });
             return li;
           }));
         }
