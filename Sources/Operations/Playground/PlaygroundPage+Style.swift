@@ -18,7 +18,8 @@ extension PlaygroundPage {
         #backdrop mark.warning{background:#c5e1ff;box-shadow:0 0 0 1px #6aa5e6}
         #payload{background:transparent;resize:none;color:#1d1d1f;outline:none}
         #highlight-info{min-height:20px;margin:4px 0;font-size:12px}
-        fieldset{border:1px solid #ccd;border-radius:6px;margin:8px 0;padding:6px 10px;background:#fff}
+        fieldset{border:1px solid #ccd;border-radius:6px;margin:8px 0;padding:6px 10px;background:#fff;min-width:0}
+        .grid input{min-width:0;width:100%}
         .grid{display:grid;grid-template-columns:repeat(3,1fr);gap:4px 10px}
         .grid label,.block{display:flex;flex-direction:column;font-size:12px;color:#555}
         .block textarea{font:12px ui-monospace,monospace}
@@ -32,7 +33,7 @@ extension PlaygroundPage {
         .badge{font-weight:700;padding:1px 8px;border-radius:10px;background:#1d2333;color:#fff;font-size:12px}
         .dead-letter .badge{background:#b3261e}
         .record .body{padding:10px;display:flex;gap:14px;flex-wrap:wrap}
-        .record .preview{flex:0 0 auto}
+        .record .preview{flex:0 0 auto;max-width:400px}
         .record .details{flex:1 1 260px;min-width:0}
         table.headers{border-collapse:collapse;font:12px ui-monospace,monospace;width:100%}
         table.headers td{border-top:1px solid #eee;padding:2px 6px;vertical-align:top;word-break:break-all}
