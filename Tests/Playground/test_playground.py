@@ -235,6 +235,33 @@ class PlaygroundPageTests(unittest.TestCase):
         self.shot("warning")
         self.assert_same_as_translate(lenient=True)
 
+    def test_refused_request_shows_the_message(self):
+        self.set_payload('{"message":{"body":"x"}}')
+        offset = self.driver.find_element(By.ID, "offset")
+        offset.clear()
+        offset.send_keys("-3")
+        self.wait_rendered()
+        error = self.driver.find_element(By.ID, "request-error")
+        self.assertTrue(error.is_displayed())
+        self.assertEqual(error.text, "HTTP 400: record.offset must be 0 or more")
+        self.assertEqual(self.texts("article.record"), [])
+        offset.clear()
+        offset.send_keys("7")
+        self.wait_rendered()
+        self.assertFalse(error.is_displayed())
+        headers = [[c.text for c in r.find_elements(By.TAG_NAME, "td")]
+                   for r in self.record("apns").find_elements(By.CSS_SELECTOR, "table.headers tr")]
+        self.assertIn(["pushgate-source", "push.unified:0:7"], headers)
+
+    def test_emit_dead_letter_names_its_format(self):
+        self.set_payload('{"message":{"title":"T","body":"B"},"data":{"aps":1}}')
+        self.assertEqual(self.texts("article.record .badge"), ["android-expandable", "dead letter"])
+        self.assertEqual(self.texts("article.dead-letter .dead-format"), ["stage emit, format apns"])
+        problem = self.driver.find_element(By.CSS_SELECTOR, "article.dead-letter li.problem")
+        self.assertEqual((problem.get_attribute("data-code"), problem.get_attribute("data-path")), ("reserved_key", "/data/aps"))
+        problem.click()
+        self.assertEqual(self.texts("#backdrop mark"), ["1"])
+
     def test_missing_member_highlights_its_object_and_invalid_json_the_whole_text(self):
         self.set_payload('{"message":{"title":"no body"},"carousel":{"items":[{"image":"https://x.example/a.jpg"}]}}')
         paths = [p.get_attribute("data-path") for p in self.driver.find_elements(By.CSS_SELECTOR, "li.problem")]

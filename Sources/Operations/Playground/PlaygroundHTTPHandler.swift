@@ -23,6 +23,16 @@ final class PlaygroundHTTPHandler: ChannelInboundHandler {
             body = []
             let declared = head.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
             tooLarge = declared > routes.maxRequestBytes
+            if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+                if tooLarge {
+                    // The client waits for our answer before it sends the body: refuse now, and close.
+                    request = nil
+                    respond(routes.tooLarge, to: head, keepAlive: false, context: context)
+                    return
+                }
+                let proceed = HTTPResponseHead(version: head.version, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(proceed)), promise: nil)
+            }
         case .body(let chunk):
             guard !tooLarge else { return }
             if body.count + chunk.readableBytes > routes.maxRequestBytes {

@@ -124,6 +124,9 @@ extension PlaygroundPage {
             const box = el("article", { class: "record " + (isDead ? "dead-letter" : "output"), "data-format": r.format || "dead-letter" });
             box.append(el("div", { class: "meta" },
               el("span", { class: "badge" }, isDead ? "dead letter" : r.format),
+              isDead ? el("span", { class: "dead-format" }, headerValue(r.headers, "pushgate-format") === null
+                ? "stage " + headerValue(r.headers, "__connect.errors.stage")
+                : "stage emit, format " + headerValue(r.headers, "pushgate-format")) : null,
               el("span", {}, "topic ", el("b", { class: "topic" }, r.topic)),
               el("span", {}, "key ", el("b", { class: "key" }, r.key === null ? "null" : JSON.stringify(r.key)))));
             const details = el("div", { class: "details" });
