@@ -84,6 +84,8 @@ struct PlaygroundRoutesTests {
         (#"{"payload":"{}","record":{"offset":-1}}"#, "record.offset must be 0 or more"),
         (#"{"payload":"{}","record":{"partition":"0"}}"#, "record.partition must be"),
         (#"{"payload":"{}","record":{"headers":[["a"]]}}"#, "record.headers[0] must be [NAME, VALUE]"),
+        (#"{"payload":"{}","record":{"headers":{"a":"b"}}}"#, "record.headers must be an array of [NAME, VALUE] pairs"),
+        (#"{"payload":"{}","record":{"headers":[["a",1]]}}"#, "record.headers[0][1] must be a string"),
         (#"{"payload":"{}","android_formats":["apns"]}"#, "unknown name 'apns'"),
         (#"{"payload":"{}","android_formats":[]}"#, "at least one"),
         (#"{"payload":"{}","lenient":"yes"}"#, "lenient must be true or false"),

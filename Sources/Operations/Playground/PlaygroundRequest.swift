@@ -60,6 +60,7 @@ public struct PlaygroundRequest: Sendable, Equatable {
         case is Int32.Type: "an integer 0...2147483647"
         case is Int64.Type: "an integer"
         case is [String].Type: "an array of strings"
+        case is [[String?]].Type: "an array of [NAME, VALUE] pairs"
         default: "of another type (\(type))"
         }
     }
