@@ -86,6 +86,8 @@ struct PlaygroundRoutesTests {
         (#"{"payload":"{}","record":{"headers":[["a"]]}}"#, "record.headers[0] must be [NAME, VALUE]"),
         (#"{"payload":"{}","record":{"headers":{"a":"b"}}}"#, "record.headers must be an array of [NAME, VALUE] pairs"),
         (#"{"payload":"{}","record":{"headers":[["a",1]]}}"#, "record.headers[0][1] must be a string"),
+        (#"{"payload":"{}","record":[]}"#, "record must be an object"),
+        (#"{"payload":"{}","android_formats":"fcm"}"#, "android_formats must be an array of format names"),
         (#"{"payload":"{}","android_formats":["apns"]}"#, "unknown name 'apns'"),
         (#"{"payload":"{}","android_formats":[]}"#, "at least one"),
         (#"{"payload":"{}","lenient":"yes"}"#, "lenient must be true or false"),

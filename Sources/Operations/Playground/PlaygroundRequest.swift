@@ -42,7 +42,8 @@ public struct PlaygroundRequest: Sendable, Equatable {
         case .typeMismatch(_, let context) where context.codingPath.isEmpty:
             return "the request must be a JSON object with \"payload\""
         case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) must be \(Self.typeName(type))"
+            let field = path(context.codingPath)
+            return "\(field) must be \(Self.expected[field] ?? Self.typeName(type))"
         case .valueNotFound(let type, let context):
             return "\(path(context.codingPath)) must be \(Self.typeName(type)), not null"
         case .dataCorrupted(let context):
@@ -53,14 +54,20 @@ public struct PlaygroundRequest: Sendable, Equatable {
         }
     }
 
+    /// What a field holds, for the fields whose Swift type says too little.
+    private static let expected = [
+        "record": "an object", "record.headers": "an array of [NAME, VALUE] pairs",
+        "android_formats": "an array of format names",
+    ]
+
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Int32.Type: "an integer 0...2147483647"
         case is Int64.Type: "an integer"
-        case is [String].Type: "an array of strings"
-        case is [[String?]].Type: "an array of [NAME, VALUE] pairs"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
         default: "of another type (\(type))"
         }
     }
