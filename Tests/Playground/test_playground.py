@@ -1,10 +1,6 @@
-"""The playground page in a real browser (headless Chromium through Selenium).
-
-Starts `pushgate playground --port 0`, drives the page with one payload per format and invalid ones,
-checks what the previews and the problem list show against the output bytes (and against
-`pushgate translate` for the same text), and saves screenshots under .build/playground-screenshots/.
-
-Usage: python3 Tests/Playground/test_playground.py [--pushgate .build/debug/pushgate]
+"""The playground page in headless Chromium (Selenium): `pushgate playground --port 0` driven with one payload
+per format and invalid ones; previews and problem lists checked against the output bytes and `pushgate
+translate`; screenshots in .build/playground-screenshots/. Usage: test_playground.py [--pushgate PATH]
 """
 import argparse
 import json
@@ -25,15 +21,10 @@ SHOTS = ".build/playground-screenshots"
 
 
 def raw_values(jsonl):
-    """The exact `value` text of each output line of `pushgate translate` (dead letters: None)."""
-    values = []
-    for line in jsonl.splitlines():
-        if '"format":null' in line:
-            values.append(None)
-            continue
-        # Every string before "value" is JSON-escaped, so the first unescaped ,"value": is the member.
-        values.append(line[line.index(',"value":') + len(',"value":'):-1])
-    return values
+    """The exact `value` text of each line of `pushgate translate` (dead letters: None). Every string before
+    "value" is JSON-escaped, so the first unescaped ,"value": is the member."""
+    return [None if '"format":null' in line else line[line.index(',"value":') + len(',"value":'):-1]
+            for line in jsonl.splitlines()]
 
 
 class PlaygroundPageTests(unittest.TestCase):
@@ -196,6 +187,13 @@ class PlaygroundPageTests(unittest.TestCase):
         self.assertEqual(self.fact(fcm, "icon"), "ic_stat_order")
         self.assertEqual(self.fact(fcm, "LED"), "rgb(255, 128, 0)")
         self.assert_same_as_translate(fcm=True)
+
+    def test_big_picture_and_image_placeholders(self):
+        self.set_payload('{"platform":{"ios":false},"message":{"title":"T","body":"B"},"expandable":{"type":"image",'
+                         '"value":"https://img.example.com/p.jpg"},"actions":[{"type":"openApp","name":"Open"}]}')
+        android = self.record("android-expandable")
+        self.assertEqual(self.texts(".expanded .bigpic .img-ph", android), ["image: https://img.example.com/p.jpg"])
+        self.assertEqual(self.texts(".expanded .action", android), ["OPEN"])
 
     def test_dead_letter_problems_link_to_the_editor(self):
         self.pick_example("broken-6")

@@ -17,7 +17,7 @@ extension PlaygroundPage {
         }
         function drawAPNs(v) {
           const aps = v.aps || {}, alert = alertParts(aps);
-          const hasBanner = alert.title !== undefined || alert.body !== undefined || alert.subtitle !== undefined;
+          const hasBanner = ["title", "subtitle", "body", "loc-key", "title-loc-key"].some(k => alert[k] !== undefined);
           const icon = el("div", { class: "icon" }, aps.badge !== undefined ? el("span", { class: "badge-count" }, aps.badge) : null);
           const banner = hasBanner
             ? el("div", { class: "banner" },
@@ -25,6 +25,7 @@ extension PlaygroundPage {
                 alert.title !== undefined ? el("div", { class: "title" }, alert.title) : null,
                 alert.subtitle !== undefined ? el("div", { class: "subtitle" }, alert.subtitle) : null,
                 alert.body !== undefined ? el("div", { class: "text" }, alert.body) : null,
+                alert["title-loc-key"] !== undefined ? el("div", { class: "title muted" }, "title-loc-key " + alert["title-loc-key"]) : null,
                 alert["loc-key"] !== undefined ? el("div", { class: "text muted" }, "loc-key " + alert["loc-key"]) : null)
             : el("div", { class: "banner silent" }, el("div", { class: "app" }, icon, el("span", {}, "your app")),
                 el("div", { class: "text muted" }, aps.badge !== undefined && aps.sound === undefined && !aps["content-available"]

@@ -52,8 +52,8 @@ extension PlaygroundPage {
             + " (characters " + r.start + "–" + r.end + ")";
           editor.focus();
           editor.setSelectionRange(r.start, r.end);
-          const line = editor.value.slice(0, r.start).split("\n").length - 1;
-          editor.scrollTop = Math.max(0, line * 19 - 60);
+          const mark = backdrop.querySelector("mark");
+          editor.scrollTop = Math.max(0, (mark ? mark.offsetTop : 0) - 60);
           backdrop.scrollTop = editor.scrollTop;
         }
 
