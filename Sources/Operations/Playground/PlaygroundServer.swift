@@ -1,0 +1,65 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// The HTTP server of `pushgate playground` (``PlaygroundRoutes``), a swift-service-lifecycle `Service`:
+/// it serves until graceful shutdown or cancellation, then stops accepting connections and returns.
+public struct PlaygroundServer: Service {
+    private let host: String
+    private let port: Int
+    private let routes: PlaygroundRoutes
+    private let logger: Logger
+    private let onListening: @Sendable (Int) -> Void
+
+    /// Creates the server.
+    /// - Parameters:
+    ///   - host: the address to bind. Default `127.0.0.1`: only this machine can reach it.
+    ///   - port: the TCP port; 0 picks a free one, reported to `onListening`.
+    ///   - onListening: called with the bound port once the server accepts connections.
+    public init(
+        host: String = "127.0.0.1", port: Int, routes: PlaygroundRoutes, logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.host = host
+        self.port = port
+        self.routes = routes
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// Binds, serves until graceful shutdown or cancellation, then closes the listening socket.
+    /// - Throws: ``PlaygroundServerError`` when the address cannot be bound (port in use, no permission).
+    public func run() async throws {
+        let routes = self.routes
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(PlaygroundHTTPHandler(routes: routes))
+                    }
+                }
+                .bind(host: host, port: port).get()
+        } catch {
+            throw PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \(error)")
+        }
+        let boundPort = channel.localAddress?.port ?? port
+        let shown = host.contains(":") ? "[\(host)]" : host
+        logger.notice("playground: http://\(shown):\(boundPort)/")
+        onListening(boundPort)
+        try? await gracefulShutdown()
+        try? await channel.close()
+        logger.info("playground stopped")
+    }
+}
+
+/// The playground server could not start.
+public struct PlaygroundServerError: Error, CustomStringConvertible {
+    /// What went wrong, naming the address.
+    public let description: String
+}

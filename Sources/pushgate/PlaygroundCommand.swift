@@ -1,0 +1,57 @@
+import ArgumentParser
+import Logging
+import Operations
+import PushWorker
+import ServiceLifecycle
+
+/// `pushgate playground`: a local web page to write a payload and see every record it gives, drawn as the
+/// devices will show it, from the same translator as `pushgate translate`.
+struct PlaygroundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "playground",
+        abstract: "Serve a web page to try payloads: every output record, drawn as devices show it, and every problem.",
+        discussion: """
+            GET / is the page (HTML, CSS and JavaScript in the binary; no network needed).
+            POST /api/translate takes {"payload": TEXT, "record": {..}, "android_formats": [..], "lenient": BOOL} \
+            and answers a JSON array of the lines `pushgate translate` writes.
+            Serves until SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "The TCP port (0: any free port, printed).")
+    var port = 8080
+
+    @Option(help: "The address to bind; loopback by default, so only this machine can reach the page.")
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
+    var maxPayloadBytes: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        _ = try payloadLimit()
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "pushgate.playground")
+        logger.logLevel = .notice
+        let server = PlaygroundServer(
+            host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit()), logger: logger,
+            onListening: { port in StandardStreams.writeLine("playground listening on port \(port)") })
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: server, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// `--max-payload-bytes` parsed by its ``Settings`` definition (default 1 MiB).
+    private func payloadLimit() throws -> Int {
+        do {
+            let flags = try SettingSource.flags([.maxPayloadBytes: maxPayloadBytes], maps: [:])
+            return try SettingReader([flags]).translatorConfiguration().maxPayloadBytes
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

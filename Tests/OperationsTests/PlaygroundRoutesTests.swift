@@ -1,0 +1,130 @@
+import Foundation
+import Operations
+import PushModel
+import PushTranslation
+import Testing
+
+@Suite("Playground API")
+struct PlaygroundRoutesTests {
+    static let timestamp: Int64 = 1_700_000_000_000
+    static let examples: [String] = PlaygroundExamples.jsonLines.split(separator: "\n").map(String.init)
+
+    /// A request body for `payload` with the record options of `pushgate translate --record-*`.
+    static func body(_ payload: String, extra: [String: Any] = [:], record: [String: Any] = [:]) -> [UInt8] {
+        var recordFields: [String: Any] = ["timestamp_ms": timestamp]
+        recordFields.merge(record) { $1 }
+        var object: [String: Any] = ["payload": payload, "record": recordFields]
+        object.merge(extra) { $1 }
+        return Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+    }
+
+    /// What `pushgate translate` writes for the same record, as the array the API answers.
+    static func expected(_ record: InputRecord, configuration: TranslatorConfiguration = TranslatorConfiguration()) -> [UInt8] {
+        let lines = Translator(configuration: configuration).translate(record, readAtMs: timestamp).map { $0.jsonLine() }
+        return Array("[".utf8) + Array(lines.joined(separator: Array(",".utf8))) + Array("]".utf8)
+    }
+
+    static func record(_ payload: String, key: String? = nil, headers: [RecordHeader] = [], offset: Int64 = 0) -> InputRecord {
+        InputRecord(
+            topic: "push.unified", partition: 0, offset: offset, key: key.map { Array($0.utf8) }, value: Array(payload.utf8),
+            headers: headers, timestampMs: timestamp)
+    }
+
+    @Test(arguments: examples)
+    func answerIsTheLinesOfTranslateAsOneArray(payload: String) throws {
+        let response = PlaygroundRoutes().respond(method: .POST, uri: "/api/translate", body: Self.body(payload), nowMs: 1)
+        #expect(response.status == .ok)
+        #expect(response.contentType == "application/json")
+        #expect(response.body == Self.expected(Self.record(payload)))
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]])
+        #expect(!records.isEmpty)
+        for record in records {
+            #expect(record["topic"] is String)
+            #expect(record["headers"] is [[Any]])
+            #expect(record["value"] != nil)
+            #expect((record["format"] is NSNull) == (record["value_base64"] != nil))
+        }
+    }
+
+    @Test func valueBytesAreTheTranslatorsOutputBytes() throws {
+        let payload = #"{"message":{"title":"T","body":"B"},"data":{"total":19.90,"n":1e2}}"#
+        let response = PlaygroundRoutes().translate(Self.body(payload), nowMs: 1)
+        let outputs = Translator().translate(Self.record(payload), readAtMs: Self.timestamp)
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(outputs.count == 2)
+        for output in outputs {
+            #expect(text.contains(#","value":"# + String(decoding: output.value, as: UTF8.self) + "}"))
+        }
+        #expect(text.contains(#""total":19.90,"n":1e2"#))
+    }
+
+    @Test func recordOptionsAndAndroidFormatsReachTheTranslator() throws {
+        let payload = #"{"targets":["fcm"],"message":{"body":"B"},"custom":{"x":1}}"#
+        let body = Self.body(
+            payload, extra: ["android_formats": ["android-expandable", "fcm"], "lenient": true],
+            record: ["key": "user-7", "offset": 42, "headers": [["trace", "abc"], ["empty", NSNull()]]])
+        let response = PlaygroundRoutes().translate(body, nowMs: 1)
+        let record = Self.record(
+            payload, key: "user-7", headers: [RecordHeader(name: "trace", text: "abc"), RecordHeader(name: "empty", value: nil)],
+            offset: 42)
+        let configuration = TranslatorConfiguration(lenient: true, androidFormats: OutputFormatSet([.androidExpandable, .fcm]))
+        #expect(response.body == Self.expected(record, configuration: configuration))
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.contains(#""format":"fcm""#))
+        #expect(text.contains(#"["pushgate-source","push.unified:0:42"]"#))
+        #expect(text.contains(#""key":"user-7""#))
+        #expect(text.contains(#"["empty",null]"#))
+    }
+
+    @Test(arguments: [
+        ("", "not JSON"),
+        ("[1]", "the request must be"),
+        (#"{"record":{}}"#, "payload is required"),
+        (#"{"payload":1}"#, "payload must be a string"),
+        (#"{"payload":"{}","record":{"offset":-1}}"#, "record.offset must be 0 or more"),
+        (#"{"payload":"{}","record":{"partition":"0"}}"#, "record.partition must be"),
+        (#"{"payload":"{}","record":{"headers":[["a"]]}}"#, "record.headers[0] must be [NAME, VALUE]"),
+        (#"{"payload":"{}","record":{"headers":{"a":"b"}}}"#, "record.headers must be an array of [NAME, VALUE] pairs"),
+        (#"{"payload":"{}","record":{"headers":[["a",1]]}}"#, "record.headers[0][1] must be a string"),
+        (#"{"payload":"{}","record":[]}"#, "record must be an object"),
+        (#"{"payload":"{}","android_formats":"fcm"}"#, "android_formats must be an array of format names"),
+        (#"{"payload":"{}","android_formats":["apns"]}"#, "unknown name 'apns'"),
+        (#"{"payload":"{}","android_formats":[]}"#, "at least one"),
+        (#"{"payload":"{}","lenient":"yes"}"#, "lenient must be true or false"),
+    ])
+    func malformedRequestsAre400WithAMessage(body: String, message: String) {
+        let response = PlaygroundRoutes().respond(method: .POST, uri: "/api/translate", body: Array(body.utf8), nowMs: 1)
+        #expect(response.status == .badRequest)
+        #expect(String(decoding: response.body, as: UTF8.self).contains(message))
+    }
+
+    @Test func payloadOverTheLimitIsATooLargeDeadLetterAndTheRequestLimitAddsTheEnvelope() {
+        let routes = PlaygroundRoutes(maxPayloadBytes: 10)
+        #expect(routes.maxRequestBytes == 10 + PlaygroundRoutes.envelopeBytes)
+        let text = String(decoding: routes.translate(Self.body(#"{"message":{"body":"long"}}"#), nowMs: 1).body, as: UTF8.self)
+        #expect(text.contains(#"["__connect.errors.exception.class.name","too_large"]"#))
+        #expect(routes.tooLarge.status == .payloadTooLarge)
+    }
+
+    @Test func pageAndExamplesAreServedAndOtherPathsRefused() throws {
+        let routes = PlaygroundRoutes()
+        let page = routes.respond(method: .GET, uri: "/", body: [], nowMs: 1)
+        #expect(page.status == .ok)
+        #expect(page.contentType.hasPrefix("text/html"))
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("<textarea id=\"payload\""))
+        #expect(!html.contains("<script src") && !html.contains("<link"), "the page loads nothing from elsewhere")
+        #expect(routes.respond(method: .GET, uri: "/nope", body: [], nowMs: 1).status == .notFound)
+        #expect(routes.respond(method: .GET, uri: "/api/translate", body: [], nowMs: 1).status == .methodNotAllowed)
+        #expect(routes.respond(method: .POST, uri: "/", body: [], nowMs: 1).status == .methodNotAllowed)
+        let examples = routes.respond(method: .GET, uri: "/api/examples", body: [], nowMs: 1)
+        #expect(try JSONSerialization.jsonObject(with: Data(examples.body)) as? [String] == Self.examples)
+    }
+
+    @Test func embeddedExamplesAreTheExamplesFile() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/payloads.jsonl")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(PlaygroundExamples.jsonLines + "\n" == text, "copy examples/payloads.jsonl into PlaygroundExamples.swift")
+    }
+}
