@@ -1,7 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import ServiceLifecycle
 
 /// The HTTP server of `/metrics`, `/health` and `/ready` (``OperationsRoutes``), a swift-service-lifecycle
@@ -38,16 +36,7 @@ public struct OperationsServer: Service {
         let routes = self.routes
         let channel: any Channel
         do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 64)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(OperationsHTTPHandler(routes: routes))
-                    }
-                }
-                .bind(host: host, port: port).get()
+            channel = try await HTTPListener.bind(host: host, port: port) { OperationsHTTPHandler(routes: routes) }
         } catch {
             throw OperationsServerError(description: "cannot serve metrics on \(host):\(port): \(error)")
         }

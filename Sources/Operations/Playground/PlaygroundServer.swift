@@ -1,7 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import ServiceLifecycle
 
 /// The HTTP server of `pushgate playground` (``PlaygroundRoutes``), a swift-service-lifecycle `Service`:
@@ -35,16 +33,7 @@ public struct PlaygroundServer: Service {
         let routes = self.routes
         let channel: any Channel
         do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 64)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(PlaygroundHTTPHandler(routes: routes))
-                    }
-                }
-                .bind(host: host, port: port).get()
+            channel = try await HTTPListener.bind(host: host, port: port) { PlaygroundHTTPHandler(routes: routes) }
         } catch {
             throw PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \(error)")
         }

@@ -64,6 +64,9 @@ enum ScratchTokens {
 /// A byte buffer kept per thread for ``JSONWriter/withScratch(_:)``: emitters write into it and copy
 /// the finished value out, so that writing allocates only the value itself.
 enum ScratchBytes {
+    /// The largest buffer kept between translations, in bytes (outputs are at most 4096 bytes).
+    static let retainedCapacity = 64 * 1024
+
     /// Raw memory owned by the thread's scratch.
     struct Buffer {
         var start: UnsafeMutablePointer<UInt8>
@@ -80,7 +83,14 @@ enum ScratchBytes {
             return body(&buffer)
         }
         scratch.bytesInUse = true
-        defer { scratch.bytesInUse = false }
+        defer {
+            scratch.bytesInUse = false
+            // A huge output (large data, refused as payload_too_large) grew it: give the memory back.
+            if scratch.bytes.capacity > retainedCapacity {
+                scratch.bytes.start.deallocate()
+                scratch.bytes = Buffer(start: .allocate(capacity: 4096), capacity: 4096)
+            }
+        }
         return body(&scratch.bytes)
     }
 }
