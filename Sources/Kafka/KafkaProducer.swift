@@ -13,6 +13,7 @@ public final class KafkaProducer: Sendable {
     let client: RDKafkaClient
     let pollThread: PollThread
     private let closed = Locked(false)
+    private let afterReports: (@Sendable () -> Void)?
 
     /// Creates a producer and starts its poll thread.
     /// - Parameters:
@@ -21,11 +22,14 @@ public final class KafkaProducer: Sendable {
     ///   - fatalErrorHandler: called once, on a librdkafka thread, when a fatal error is raised.
     ///   - errorHandler: called, on a librdkafka thread, for every error librdkafka reports to the
     ///     application (fatal or not, e.g. `_TRANSPORT`), after it is logged; for metrics.
+    ///   - afterReports: called on the poll thread after each poll or flush that served delivery reports
+    ///     (or other events): receivers may gather what their reports say and act on it once per batch.
     public init(
         configuration: KafkaProducerConfiguration, logger: Logger,
         statisticsHandler: (@Sendable (String) -> Void)? = nil,
         fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil,
-        errorHandler: (@Sendable (KafkaError) -> Void)? = nil
+        errorHandler: (@Sendable (KafkaError) -> Void)? = nil,
+        afterReports: (@Sendable () -> Void)? = nil
     ) throws(KafkaError) {
         let callbacks = RDKafkaCallbacks(
             logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: fatalErrorHandler,
@@ -35,13 +39,16 @@ public final class KafkaProducer: Sendable {
         ) { rdConfiguration in
             rd_kafka_conf_set_dr_msg_cb(rdConfiguration) { handle, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
-                let context = Unmanaged<DeliveryContext>.fromOpaque(opaque).takeRetainedValue()
-                context.handler(KafkaProducer.result(of: message, topic: context.topic, handle: handle))
+                let receiver = Unmanaged<KafkaDeliveryReceiver>.fromOpaque(opaque).takeRetainedValue()
+                receiver.received(KafkaDelivery(message: message, handle: handle))
             }
         }
         self.client = client
         let timeout = configuration.pollTimeoutMs
-        self.pollThread = PollThread(name: "kafka-producer-poll") { rd_kafka_poll(client.handle, timeout) }
+        self.afterReports = afterReports
+        self.pollThread = PollThread(name: "kafka-producer-poll") {
+            if rd_kafka_poll(client.handle, timeout) > 0 { afterReports?() }
+        }
         pollThread.start()
     }
 
@@ -54,10 +61,17 @@ public final class KafkaProducer: Sendable {
     /// Hands `message` to librdkafka without blocking; `onDelivery` runs on the poll thread when the
     /// broker acknowledges the record or gives up on it.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
-    public func produce(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) {
+    public func produce(_ message: some KafkaProducible, onDelivery: @escaping DeliveryHandler) throws(KafkaError) {
+        try produce(message, to: ClosureDeliveryReceiver(onDelivery, topic: message.topic))
+    }
+
+    /// Hands `record` to librdkafka without blocking; `receiver` gets its delivery report on the poll
+    /// thread. The fast path: nothing is allocated or copied per record on the Swift side.
+    /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
+    public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
         if closed.withLock({ $0 }) { throw KafkaError.client("the producer is shut down") }
-        let context = Unmanaged.passRetained(DeliveryContext(onDelivery, topic: message.topic))
-        let failure = RDKafkaProduceArguments.withArguments(message, opaque: context.toOpaque()) { values in
+        let context = Unmanaged.passRetained(receiver)
+        let failure = RDKafkaProduceArguments.withArguments(record, opaque: context.toOpaque()) { values in
             rd_kafka_produceva(client.handle, values.baseAddress, values.count)
         }
         if let failure {
@@ -66,11 +80,11 @@ public final class KafkaProducer: Sendable {
         }
     }
 
-    /// Hands `message` over like ``produce(_:onDelivery:)`` but returns `false`, having handed nothing
-    /// over, when the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
-    public func produceIfRoom(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) throws(KafkaError) -> Bool {
+    /// Hands `record` over like ``produce(_:to:)`` but returns `false`, having handed nothing over, when
+    /// the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
+    public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) -> Bool {
         do {
-            try produce(message, onDelivery: onDelivery)
+            try produce(record, to: receiver)
             return true
         } catch {
             if error.isQueueFull { return false }
@@ -80,17 +94,15 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `message` over like ``produce(_:onDelivery:)``, but while the local queue is full
     /// (`_QUEUE_FULL`) waits for delivery reports to make room instead of failing: backpressure.
-    public func produceWhenQueued(_ message: KafkaProducerMessage, onDelivery: @escaping DeliveryHandler) async throws {
+    public func produceWhenQueued(_ message: some KafkaProducible, onDelivery: @escaping DeliveryHandler) async throws {
+        try await produceWhenQueued(message, to: ClosureDeliveryReceiver(onDelivery, topic: message.topic))
+    }
+
+    /// Hands `record` over like ``produce(_:to:)``, but while the local queue is full (`_QUEUE_FULL`)
+    /// waits for delivery reports to make room instead of failing: backpressure.
+    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) async throws {
         var pause = Duration.milliseconds(1)
-        while true {
-            let failure: KafkaError
-            do {
-                try produce(message, onDelivery: onDelivery)
-                return
-            } catch {
-                failure = error
-            }
-            guard failure.isQueueFull else { throw failure }
+        while try !produceIfRoom(record, to: receiver) {
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(100))
         }
@@ -113,8 +125,10 @@ public final class KafkaProducer: Sendable {
     public func flush(timeout: Duration = .seconds(30)) async throws(KafkaError) {
         let client = self.client
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let afterReports = self.afterReports
         try await pollThread.run { () throws(KafkaError) in
             let code = rd_kafka_flush(client.handle, milliseconds)
+            afterReports?()
             if code != RD_KAFKA_RESP_ERR_NO_ERROR {
                 throw KafkaError(code, message: "\(rd_kafka_outq_len(client.handle)) records still unacknowledged after flush")
             }
@@ -135,39 +149,13 @@ public final class KafkaProducer: Sendable {
             client.callbacks.logger.error("producer shutdown: \(error)")
         }
         let client = self.client
+        let afterReports = self.afterReports
         await pollThread.stop {
             // Purged records get their delivery handler called (with _PURGE_QUEUE) by the flush below.
             _ = rd_kafka_purge(client.handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
             _ = rd_kafka_flush(client.handle, 1000)
+            afterReports?()
             client.destroy()
         }
-    }
-
-    private static func result(
-        of message: UnsafePointer<rd_kafka_message_t>, topic: String, handle: OpaquePointer?
-    ) -> Result<KafkaDeliveryReport, KafkaError> {
-        let code = message.pointee.err
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            if code == RD_KAFKA_RESP_ERR__FATAL, let handle, let fatal = RDKafkaClient.fatalError(of: handle) {
-                return .failure(fatal)
-            }
-            // Not rd_kafka_message_errstr: for a failed delivery it returns the record's payload, and a
-            // notification's text must never reach a log.
-            return .failure(KafkaError(code))
-        }
-        let offset = message.pointee.offset
-        return .success(KafkaDeliveryReport(
-            topic: topic, partition: message.pointee.partition, offset: offset >= 0 ? offset : nil))
-    }
-}
-
-/// The delivery handler of one in-flight record, passed through librdkafka as the message opaque, with
-/// the record's topic (so a delivery report does not build its topic name from C again).
-private final class DeliveryContext {
-    let handler: KafkaProducer.DeliveryHandler
-    let topic: String
-    init(_ handler: @escaping KafkaProducer.DeliveryHandler, topic: String) {
-        self.handler = handler
-        self.topic = topic
     }
 }

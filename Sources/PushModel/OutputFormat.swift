@@ -80,6 +80,9 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
     /// Adds `format`.
     public mutating func insert(_ format: OutputFormat) { bits |= 1 << UInt8(format.order) }
 
+    /// Removes `format`.
+    public mutating func remove(_ format: OutputFormat) { bits &= ~(1 << UInt8(format.order)) }
+
     /// Whether `format` is in the set.
     public func contains(_ format: OutputFormat) -> Bool { bits & (1 << UInt8(format.order)) != 0 }
 

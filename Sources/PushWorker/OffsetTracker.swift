@@ -53,6 +53,15 @@ final class OffsetTracker: @unchecked Sendable {
             return true
         }
 
+        /// The record at `sequence` finished, whatever outputs it still counted; `false` if it already had.
+        mutating func finish(sequence: Int) -> Bool {
+            let index = sequence - base
+            guard index >= head, index < remaining.count, remaining[index] > 0 else { return false }
+            remaining[index] = 0
+            advance()
+            return true
+        }
+
         private mutating func advance() {
             while head < offsets.count, remaining[head] == 0 {
                 committable = offsets[head] + 1
@@ -108,6 +117,19 @@ final class OffsetTracker: @unchecked Sendable {
             let last = partitions.values[index].acknowledge(sequence: ticket.sequence)
             if last { condition.broadcast() }
             return last
+        }
+    }
+
+    /// Marks the records of `tickets` finished, whatever outputs they still counted, under one lock.
+    func finish(_ tickets: [Ticket]) {
+        condition.withLock {
+            var any = false
+            for ticket in tickets {
+                guard let index = partitions.index(forKey: ticket.partition), partitions.values[index].epoch == ticket.epoch
+                else { continue }
+                any = partitions.values[index].finish(sequence: ticket.sequence) || any
+            }
+            if any { condition.broadcast() }
         }
     }
 

@@ -3,67 +3,132 @@ import Logging
 import PushModel
 import PushTranslation
 
-/// What the delivery of one input's records needs: its slot, its ticket, the count of its records still
-/// unacknowledged, and what it takes to write a replacement when the broker refuses a record.
-struct OutputDelivery: Sendable {
-    let input: KafkaConsumerMessage
-    let ticket: OffsetTracker.Ticket
-    /// Counted down only on the producer's poll thread, where delivery reports run.
-    let progress: RecordProgress
-    let tracker: OffsetTracker
-    let limiter: InFlightLimiter
+/// What the deliveries of every input share, for the worker's whole run: where finished inputs are
+/// gathered, and what it takes to write a replacement when the broker refuses a record.
+final class DeliveryContext: Sendable {
+    let ledger: DeliveryLedger
     let producer: KafkaProducer
-    let translator: Translator
-    let metrics: WorkerMetrics
+    /// `nil` for the passthrough, which has no dead letters to replace a refused record with.
+    let translator: Translator?
     let logger: Logger
 
-    /// The delivery report handler of `record`. A record the broker refuses as too large is replaced
-    /// (issue: a limit below the producer's would otherwise stop the worker on every restart): an output
-    /// by its emit-stage dead letter (`payload_too_large`), a dead letter by itself without its value
-    /// (`pushgate-value-omitted`). Any other failure, or a replacement refused too, stops the worker.
-    func handler(for record: OutputRecord) -> KafkaProducer.DeliveryHandler {
-        { result in
-            switch result {
-            case .success:
-                tracker.acknowledge(ticket)
-                metrics.recordProduced(format: record.format)
-                if progress.finishOne() {
-                    metrics.recordAcknowledged(inputTimestampMs: input.timestampMs)
-                    limiter.release()
-                }
-            case .failure(let error):
-                guard error.isRecordTooLarge, let replacement = replacement(for: record, error: error) else {
-                    limiter.fail(DeliveryFailure(source: ticket, topic: record.topic, error: error))
-                    return
-                }
-                // Named by topic, partition and offset only: the record's text never reaches a log.
-                logger.warning(
-                    "record refused as too large; writing a replacement",
-                    metadata: [
-                        "source": "\(ticket.partition)@\(ticket.offset)", "topic": "\(record.topic)",
-                        "error": "\(error.codeName)", "replacement": "\(replacement.topic)",
-                    ])
-                write(replacement)
-            }
+    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator?, logger: Logger) {
+        self.ledger = ledger
+        self.producer = producer
+        self.translator = translator
+        self.logger = logger
+    }
+}
+
+/// The delivery of one input's records: the receiver of each of their reports. The input is finished
+/// when the last is acknowledged; the ledger then settles it with the others of the same poll.
+///
+/// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
+/// which all run on the producer's one poll thread.
+final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
+    private let input: KafkaConsumerMessage
+    private let ticket: OffsetTracker.Ticket
+    private let context: DeliveryContext
+    private var remaining: Int
+    private var tally: ProducedTally
+
+    /// The delivery of `outputs` (all handed over with this receiver) of `input`.
+    init(input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext) {
+        self.input = input
+        self.ticket = ticket
+        self.context = context
+        self.remaining = outputs
+        self.tally = tally
+    }
+
+    override func received(_ delivery: KafkaDelivery) {
+        guard let error = delivery.error else {
+            remaining -= 1
+            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs) }
+            return
         }
+        guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery), let replacement = replacement(for: refused, error: error)
+        else {
+            context.ledger.fail(DeliveryFailure(source: ticket, topic: delivery.topic, error: error))
+            return
+        }
+        // Named by topic, partition and offset only: the record's text never reaches a log.
+        context.logger.warning(
+            "record refused as too large; writing a replacement",
+            metadata: [
+                "source": "\(ticket.partition)@\(ticket.offset)", "topic": "\(refused.topic)",
+                "error": "\(error.codeName)", "replacement": "\(replacement.topic)",
+            ])
+        tally.replace(refused.format, by: replacement.format)
+        write(replacement)
     }
 
-    private func replacement(for record: OutputRecord, error: KafkaError) -> OutputRecord? {
-        if record.isDeadLetter { return record.value.isEmpty ? nil : record.withoutValue() }
-        return translator.deadLetter(replacing: record, of: InputRecord(input), reason: error.codeName)
+    /// The record that stands in for `refused`: an output's emit-stage dead letter
+    /// (`payload_too_large`), a dead letter's copy without its value (`pushgate-value-omitted`); `nil`
+    /// when there is none (a dead letter already without value, or no translator).
+    private func replacement(for refused: OutputRecord, error: KafkaError) -> OutputRecord? {
+        if refused.isDeadLetter { return refused.value.isEmpty ? nil : refused.withoutValue() }
+        return context.translator?.deadLetter(replacing: refused, of: InputRecord(input), reason: error.codeName)
     }
 
-    /// Writes from a task: the handler runs on the producer's poll thread, which must not wait for room.
+    /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.
     private func write(_ record: OutputRecord) {
-        let onDelivery = handler(for: record)
-        let producer = self.producer
-        let limiter = self.limiter
+        let context = self.context
         Task {
             do {
-                try await producer.produceWhenQueued(KafkaProducerMessage(record), onDelivery: onDelivery)
+                try await context.producer.produceWhenQueued(record, to: self)
             } catch {
-                limiter.fail(error)
+                context.ledger.fail(error)
             }
         }
+    }
+}
+
+/// The records of one input, by format, as ``WorkerMetrics`` counts them once they are acknowledged.
+struct ProducedTally: Sendable {
+    var formats = OutputFormatSet()
+    var deadLetters = 0
+
+    /// The tally of `records`.
+    init(_ records: [OutputRecord]) {
+        for record in records {
+            if let format = record.format { formats.insert(format) } else { deadLetters += 1 }
+        }
+    }
+
+    /// Nothing.
+    init() {}
+
+    /// One record of `format` (`nil`: a dead letter) replaced by one of `replacement`.
+    mutating func replace(_ format: OutputFormat?, by replacement: OutputFormat?) {
+        if let format { formats.remove(format) } else { deadLetters -= 1 }
+        if let replacement { formats.insert(replacement) } else { deadLetters += 1 }
+    }
+}
+
+extension OutputRecord: KafkaProducible {
+    /// Outputs are placed by the partitioner, from their key.
+    public var partition: Int32? { nil }
+    /// Outputs get the producer's current time.
+    public var timestampMs: Int64? { nil }
+    /// How many headers the record has.
+    public var headerCount: Int { headers.count }
+
+    /// The header at `index`.
+    public func header(at index: Int) -> (name: String, value: ArraySlice<UInt8>?) {
+        (headers[index].name, headers[index].value)
+    }
+
+    /// The record a delivery report was about, read back from librdkafka: its topic, key, value and
+    /// headers, its format from `pushgate-format` (a dead letter carries `pushgate-errors`). `nil` when
+    /// the headers name no format pushgate knows.
+    init?(refused delivery: KafkaDelivery) {
+        let record = delivery.record()
+        let headers = record.headers.map { RecordHeader(name: $0.name, bytes: $0.value) }
+        let isDeadLetter = headers.contains { $0.name == "pushgate-errors" }
+        let formatName = headers.first { $0.name == "pushgate-format" }?.value.map { String(decoding: $0, as: UTF8.self) }
+        let format = formatName.flatMap(OutputFormat.init(rawValue:))
+        if !isDeadLetter && format == nil { return nil }
+        self.init(topic: record.topic, format: isDeadLetter ? nil : format, key: record.key, value: record.value, headers: headers)
     }
 }

@@ -27,9 +27,10 @@ public struct Passthrough: Service {
     public func run() async throws {
         let limiter = InFlightLimiter(limit: configuration.maxInFlightRecords)
         let tracker = OffsetTracker()
+        let ledger = DeliveryLedger(tracker: tracker, limiter: limiter, metrics: WorkerMetrics())
         let producer = try KafkaProducer(
             configuration: configuration.producerConfiguration,
-            logger: logger, fatalErrorHandler: { limiter.fail($0) })
+            logger: logger, fatalErrorHandler: { limiter.fail($0) }, afterReports: { ledger.settle() })
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
@@ -45,17 +46,19 @@ public struct Passthrough: Service {
         let runner = PipelineRunner(
             consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
             logger: logger)
+        let deliveries = DeliveryContext(ledger: ledger, producer: producer, translator: nil, logger: logger)
         let failure = await runner.run([
-            { try await forward(consumer, producer: producer, tracker: tracker, limiter: limiter) }
+            { try await forward(consumer, deliveries: deliveries, tracker: tracker, limiter: limiter) }
         ])
         if let failure { throw failure }
     }
 
     private func forward(
-        _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
+        _ consumer: KafkaConsumer, deliveries: DeliveryContext, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
         // Whole batches as the worker reads them: one slot acquisition and one tracker lock per batch.
         let batchLimit = PushWorker.batchLimit(maxInFlight: configuration.maxInFlightRecords)
+        let producer = deliveries.producer
         for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
             try await limiter.acquire(batch.count)
             let tickets = tracker.begin(batch) { _ in 1 }
@@ -66,17 +69,12 @@ public struct Passthrough: Service {
                 }
                 let output = KafkaProducerMessage(
                     topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
-                try await producer.produceWhenQueued(output) { [outputTopic] result in
-                    switch result {
-                    case .success:
-                        tracker.acknowledge(ticket)
-                        limiter.release()
-                    case .failure(let error):
-                        limiter.fail(DeliveryFailure(source: ticket, topic: outputTopic, error: error))
-                    }
+                let delivery = InputDelivery(
+                    input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
+                if try !producer.produceIfRoom(output, to: delivery) {
+                    try await producer.produceWhenQueued(output, to: delivery)
                 }
             }
         }
     }
-
 }

@@ -65,6 +65,7 @@ public struct PushWorker: Service {
             metrics.recordStatistics(json)
             userStatistics?(json)
         }
+        let ledger = DeliveryLedger(tracker: tracker, limiter: limiter, metrics: metrics)
         let producer = try KafkaProducer(
             configuration: configuration.producerConfiguration,
             logger: logger, statisticsHandler: statistics,
@@ -72,7 +73,8 @@ public struct PushWorker: Service {
                 health.fail("\(error)")
                 limiter.fail(error)
             },
-            errorHandler: { metrics.recordKafkaError($0) })
+            errorHandler: { metrics.recordKafkaError($0) },
+            afterReports: { ledger.settle() })
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
@@ -89,11 +91,13 @@ public struct PushWorker: Service {
         }
         logger.info("consuming \(configuration.inputTopic) as group \(configuration.groupId) from \(configuration.bootstrapServers)")
 
+        let translator = Translator(configuration: configuration.translator)
+        let deliveries = DeliveryContext(ledger: ledger, producer: producer, translator: translator, logger: logger)
         let runner = PipelineRunner(
             consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
             logger: logger)
         let failure = await runner.run([
-            { try await consume(consumer, producer: producer, tracker: tracker, limiter: limiter) },
+            { try await consume(consumer, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter) },
             { try await monitor(producer, limiter: limiter) },
         ])
         if let failure {
@@ -108,9 +112,9 @@ public struct PushWorker: Service {
     /// stamps them and starts their translation as up to two tasks per batch; the producing stage
     /// awaits those tasks in read order and produces their records. Same-key order therefore holds.
     private func consume(
-        _ consumer: KafkaConsumer, producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter
+        _ consumer: KafkaConsumer, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
+        limiter: InFlightLimiter
     ) async throws {
-        let translator = Translator(configuration: configuration.translator)
         let (pending, continuation) = AsyncStream.makeStream(of: PendingTranslations.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -121,8 +125,8 @@ public struct PushWorker: Service {
                         let tickets = tracker.begin(item.messages) { translations[$0].records.count }
                         for index in item.messages.indices {
                             try await produce(
-                                item.messages[index], translations[index], ticket: tickets[index], producer: producer,
-                                tracker: tracker, limiter: limiter, translator: translator)
+                                item.messages[index], translations[index], ticket: tickets[index],
+                                deliveries: deliveries, limiter: limiter)
                         }
                     }
                 } catch {
@@ -134,7 +138,7 @@ public struct PushWorker: Service {
                 let batchLimit = Self.batchLimit(maxInFlight: configuration.maxInFlightRecords)
                 for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
                     try await limiter.acquire(batch.count)
-                    for _ in batch { metrics.recordConsumed() }
+                    metrics.recordConsumed(batch.count)
                     let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
                     // Two halves of a large batch translate on both cores; a small one in one task.
                     let half = batch.count >= 8 ? batch.count / 2 : batch.count
@@ -168,11 +172,11 @@ public struct PushWorker: Service {
     }
 
     /// Produces the records of one translated input, registered with the tracker as `ticket`; its slot is
-    /// released when all are acknowledged. Hands each record over without suspending unless librdkafka's
-    /// queue is full.
+    /// released when all are acknowledged (``DeliveryLedger``). Hands each record over without
+    /// suspending unless librdkafka's queue is full.
     private func produce(
         _ message: KafkaConsumerMessage, _ translation: Translation, ticket: OffsetTracker.Ticket?,
-        producer: KafkaProducer, tracker: OffsetTracker, limiter: InFlightLimiter, translator: Translator
+        deliveries: DeliveryContext, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
         guard let ticket else {
@@ -183,9 +187,9 @@ public struct PushWorker: Service {
             limiter.release()
             return
         }
-        let delivery = OutputDelivery(
-            input: message, ticket: ticket, progress: RecordProgress(outputs: outputs.count), tracker: tracker,
-            limiter: limiter, producer: producer, translator: translator, metrics: metrics, logger: logger)
+        let producer = deliveries.producer
+        let delivery = InputDelivery(
+            input: message, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
         for output in outputs {
             let fitted = output.fitting(recordLimit: recordLimit)
             if fitted.value.count != output.value.count {
@@ -193,10 +197,8 @@ public struct PushWorker: Service {
                     "dead letter value omitted: over the record size limit",
                     metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
             }
-            let record = KafkaProducerMessage(fitted)
-            let onDelivery = delivery.handler(for: fitted)
-            if try !producer.produceIfRoom(record, onDelivery: onDelivery) {
-                try await producer.produceWhenQueued(record, onDelivery: onDelivery)
+            if try !producer.produceIfRoom(fitted, to: delivery) {
+                try await producer.produceWhenQueued(fitted, to: delivery)
             }
         }
     }
@@ -226,21 +228,6 @@ public struct PushWorker: Service {
 private struct PendingTranslations: Sendable {
     let messages: [KafkaConsumerMessage]
     let translations: Task<[Translation], Never>
-}
-
-/// Counts the outputs of one record still waiting for acknowledgement.
-///
-/// `@unchecked Sendable` is safe because only delivery handlers touch `remaining` after init, and they
-/// all run on the producer's one poll thread (librdkafka's queue orders the hand-over from `produce`).
-final class RecordProgress: @unchecked Sendable {
-    private var remaining: Int
-    init(outputs: Int) { remaining = outputs }
-
-    /// One more output acknowledged; `true` when it was the last.
-    func finishOne() -> Bool {
-        remaining -= 1
-        return remaining == 0
-    }
 }
 
 /// A record that could not be written: the worker stops, and the input record stays uncommitted.

@@ -41,7 +41,7 @@ public final class WorkerMetrics: Sendable {
     }
 
     /// One input record read.
-    func recordConsumed() { consumed.increment() }
+    func recordConsumed(_ count: Int = 1) { consumed.increment(by: count) }
 
     /// One translation took `nanoseconds`.
     func recordTranslation(nanoseconds: UInt64) {
@@ -64,16 +64,21 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
-    /// One record of `format` (`nil`: a dead letter) acknowledged by the broker.
-    func recordProduced(format: OutputFormat?) {
-        produced[format?.rawValue ?? Self.deadLetterFormat]?.increment()
+    /// Acknowledged records of several inputs, by format.
+    func recordProduced(_ counts: ProducedCounts) {
+        for (order, count) in counts.byFormat.enumerated() where count > 0 {
+            if let format = OutputFormat(order: order) { produced[format.rawValue]?.increment(by: count) }
+        }
+        if counts.deadLetters > 0 { produced[Self.deadLetterFormat]?.increment(by: counts.deadLetters) }
     }
 
-    /// The last output of an input record whose timestamp is `timestampMs` was acknowledged now.
-    func recordAcknowledged(inputTimestampMs timestampMs: Int64?) {
-        guard let timestampMs, timestampMs > 0 else { return }
-        let latencyMs = Date().timeIntervalSince1970 * 1000 - Double(timestampMs)
-        if latencyMs >= 0 { endToEndLatency.recordNanoseconds(Int64(latencyMs * 1_000_000)) }
+    /// The last outputs of input records whose timestamps are `timestampsMs` were acknowledged now.
+    func recordAcknowledged(inputTimestampsMs timestampsMs: [Int64]) {
+        let nowMs = Date().timeIntervalSince1970 * 1000
+        for timestampMs in timestampsMs where timestampMs > 0 {
+            let latencyMs = nowMs - Double(timestampMs)
+            if latencyMs >= 0 { endToEndLatency.recordNanoseconds(Int64(latencyMs * 1_000_000)) }
+        }
     }
 
     /// The current number of records in flight and of records waiting in the producer.

@@ -25,6 +25,32 @@ struct OffsetTrackerTests {
         #expect(tracker.takeCommittable().isEmpty, "an offset is offered once")
     }
 
+    @Test func finishingInputsTogetherCommitsTheLongestFinishedRunOnly() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let tickets = try (20..<25).map { try #require(tracker.begin(message(Int64($0)), outputs: 3)) }
+        // Inputs 21, 22 and 24 finished in one poll (their outputs all acknowledged), 20 and 23 not.
+        tracker.finish([tickets[4], tickets[1], tickets[2]])
+        #expect(tracker.takeCommittable().isEmpty, "20 is not finished")
+        tracker.finish([tickets[0]])
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 23)])
+        tracker.finish([tickets[0], tickets[3]])  // a repeated ticket changes nothing
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 25)])
+        #expect(tracker.inFlight == 0)
+    }
+
+    @Test func finishingATicketOfAnEarlierAssignmentChangesNothing() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let stale = try #require(tracker.begin(message(5), outputs: 1))
+        tracker.assign([partition], epoch: 2)
+        let current = try #require(tracker.begin(message(5, epoch: 2), outputs: 1))
+        tracker.finish([stale])
+        #expect(tracker.takeCommittable().isEmpty)
+        tracker.finish([current])
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 6)])
+    }
+
     @Test func gapsInOffsetsDoNotBlockCommits() throws {
         let tracker = OffsetTracker()
         tracker.assign([partition], epoch: 1)

@@ -1,0 +1,58 @@
+import Foundation
+import Kafka
+import PushModel
+
+/// Gathers the inputs whose records are all acknowledged during one poll of the producer, and settles
+/// them together afterwards: one tracker lock, one slot release and one metrics update per poll, not
+/// per record. A delivery failure goes to the in-flight limiter, which stops the pipeline.
+///
+/// `@unchecked Sendable` is safe because `finished`, `produced` and `timestamps` are only touched on
+/// the producer's poll thread (delivery reports, then ``settle()`` after the poll that served them).
+final class DeliveryLedger: @unchecked Sendable {
+    private let tracker: OffsetTracker
+    private let limiter: InFlightLimiter
+    private let metrics: WorkerMetrics
+    private var finished: [OffsetTracker.Ticket] = []
+    private var produced = ProducedCounts()
+    private var timestamps: [Int64] = []
+
+    init(tracker: OffsetTracker, limiter: InFlightLimiter, metrics: WorkerMetrics) {
+        self.tracker = tracker
+        self.limiter = limiter
+        self.metrics = metrics
+    }
+
+    /// Poll thread: the last record of `ticket`'s input was acknowledged.
+    func finished(_ ticket: OffsetTracker.Ticket, tally: ProducedTally, inputTimestampMs: Int64?) {
+        finished.append(ticket)
+        produced.add(tally)
+        if let inputTimestampMs { timestamps.append(inputTimestampMs) }
+    }
+
+    /// Any thread: a record could not be written; the pipeline stops, its input stays uncommitted.
+    func fail(_ error: any Error) { limiter.fail(error) }
+
+    /// Poll thread, after each poll that served reports: commits the finished inputs' progress to the
+    /// tracker, frees their slots and counts them.
+    func settle() {
+        guard !finished.isEmpty else { return }
+        tracker.finish(finished)
+        limiter.release(finished.count)
+        metrics.recordProduced(produced)
+        metrics.recordAcknowledged(inputTimestampsMs: timestamps)
+        finished.removeAll(keepingCapacity: true)
+        timestamps.removeAll(keepingCapacity: true)
+        produced = ProducedCounts()
+    }
+}
+
+/// Acknowledged records per format and of dead letters, summed over several inputs.
+struct ProducedCounts {
+    private(set) var byFormat = [Int](repeating: 0, count: OutputFormat.allCases.count)
+    private(set) var deadLetters = 0
+
+    mutating func add(_ tally: ProducedTally) {
+        for format in tally.formats { byFormat[format.order] += 1 }
+        deadLetters += tally.deadLetters
+    }
+}
