@@ -16,7 +16,7 @@ public struct PushWorkerConfiguration: Sendable {
     /// producer-only names). `enable.idempotence`, `acks`, `enable.auto.commit` and
     /// `enable.auto.offset.store` cannot be overridden. Default: none.
     public var kafkaProperties: [String: String]
-    /// The most input records whose outputs are not all acknowledged yet (backpressure). Default: 5000.
+    /// The most input records whose outputs are not all acknowledged yet (backpressure). Default: 4000.
     public var maxInFlightRecords: Int
     /// How often finished offsets are committed. Default: 500 ms.
     public var commitInterval: Duration
@@ -38,7 +38,7 @@ public struct PushWorkerConfiguration: Sendable {
         inputTopic: String = TranslatorConfiguration.defaultInputTopic,
         translator: TranslatorConfiguration = TranslatorConfiguration(),
         kafkaProperties: [String: String] = [:],
-        maxInFlightRecords: Int = 5000,
+        maxInFlightRecords: Int = 4000,
         commitInterval: Duration = .milliseconds(500),
         drainTimeout: Duration = .seconds(30),
         revokeDrainTimeout: Duration = .seconds(10),

@@ -33,7 +33,7 @@ struct SettingsDefinitionTests {
 
     @Test func helpTextsSayTheDefault() {
         #expect(Settings.groupId.help == "The consumer group (default: pushgate).")
-        #expect(Settings.maxInFlight.help.hasSuffix("(default: 5000)."))
+        #expect(Settings.maxInFlight.help.hasSuffix("(default: 4000)."))
     }
 
     @Test func androidFormatsDefaultToAndroidExpandable() throws {

@@ -54,7 +54,7 @@ struct SettingsTests {
         let settings = try resolve()
         #expect(settings.worker.groupId == "pushgate")
         #expect(settings.worker.inputTopic == "push.unified")
-        #expect(settings.worker.maxInFlightRecords == 5000)
+        #expect(settings.worker.maxInFlightRecords == 4000)
         #expect(!settings.worker.translator.lenient)
         #expect(settings.worker.translator.maxPayloadBytes == 1_048_576)
         #expect(settings.logFormat == .text)

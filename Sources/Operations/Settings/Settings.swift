@@ -79,7 +79,7 @@ public enum Settings {
 
     /// `--max-in-flight`.
     public static let maxInFlight = Setting<Int>(
-        .maxInFlight, default: 5000, defaultDescription: "5000",
+        .maxInFlight, default: 4000, defaultDescription: "4000",
         summary: "Most input records in flight, read but not all acknowledged",
         parser: .scalar(SettingParsers.integer(1...1_000_000)))
 

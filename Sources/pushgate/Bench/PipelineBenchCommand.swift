@@ -45,7 +45,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
     var contender: [Contender] = Contender.allCases
 
     @Option(help: "Most input records in flight of the worker and the passthrough (`pushgate run --max-in-flight`).")
-    var maxInFlight = 5000
+    var maxInFlight = 4000
 
     @Option(help: "Use this broker instead of starting one; it must have the topics bench.input, bench.passthrough, bench.raw and the worker's.")
     var bootstrapServers: String?

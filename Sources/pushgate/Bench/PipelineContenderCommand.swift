@@ -37,7 +37,7 @@ struct PipelineContenderCommand: AsyncParsableCommand {
     var outputTopic: String
 
     @Option(help: "Most input records in flight (passthrough).")
-    var maxInFlight = 5000
+    var maxInFlight = 4000
 
     @Option(name: .customShort("X"), help: ArgumentHelp("A librdkafka property (repeatable).", valueName: "KEY=VALUE"))
     var kafkaProperties: [String] = []
