@@ -55,10 +55,39 @@ final class ConsumerGroupMembership: @unchecked Sendable {
                 _ = rd_kafka_assign(handle, nil)
             }
         default:
-            logger.error("rebalance failed: \(KafkaError(event))")
+            // librdkafka could not complete the rebalance: give up everything this member holds, as lost
+            // (not committed: another member may own it already), the way its protocol requires.
+            logger.error("rebalance failed: \(KafkaError(event)); dropping the assignment")
+            let held = Array(epochs.keys)
+            if !held.isEmpty { _ = listener?.partitionsRevoked(held, lost: true) }
             epochs.removeAll()
-            _ = rd_kafka_assign(handle, nil)
+            switch Self.recoveryAfterFailedRebalance(cooperative: cooperative) {
+            case .incrementalUnassignCurrent:
+                var current: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+                if rd_kafka_assignment(handle, &current) == RD_KAFKA_RESP_ERR_NO_ERROR, let current {
+                    defer { rd_kafka_topic_partition_list_destroy(current) }
+                    if current.pointee.cnt > 0, let error = rd_kafka_incremental_unassign(handle, current) {
+                        logger.error("unassign: \(KafkaError(consuming: error))")
+                    }
+                }
+            case .assignNone:
+                _ = rd_kafka_assign(handle, nil)
+            }
         }
+    }
+
+    /// How a member drops its assignment after a failed rebalance.
+    enum Recovery: Equatable {
+        /// Eager protocol: `rd_kafka_assign(handle, NULL)`.
+        case assignNone
+        /// Cooperative protocol, where eager `assign` is an error: `rd_kafka_incremental_unassign` of the
+        /// current assignment.
+        case incrementalUnassignCurrent
+    }
+
+    /// The call that drops the assignment under the group's protocol.
+    static func recoveryAfterFailedRebalance(cooperative: Bool) -> Recovery {
+        cooperative ? .incrementalUnassignCurrent : .assignNone
     }
 
     /// Commits before giving partitions up, retrying a few times (a broker may refuse a commit briefly).

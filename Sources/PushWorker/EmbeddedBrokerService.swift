@@ -24,13 +24,19 @@ public struct EmbeddedBrokerService: Service {
     }
 
     /// Serves until graceful shutdown, answering control lines as they come, then shuts the broker down.
+    /// Each command and the shutdown run on a thread of their own: librdkafka's mock cluster calls block
+    /// (a command waits for the broker thread; shutdown joins it), and the cooperative pool must not.
     public func run() async throws {
-        defer { broker.shutdown() }
+        let broker = self.broker
         if let controlLines {
             for await line in controlLines.cancelOnGracefulShutdown() {
-                answer(broker.perform(controlCommand: line))
+                let reply = (try? await DedicatedThread.run(name: "embedded-broker-control") {
+                    broker.perform(controlCommand: line)
+                }) ?? "error: the command could not be run"
+                answer(reply)
             }
         }
         try? await gracefulShutdown()
+        _ = try? await DedicatedThread.run(name: "embedded-broker-shutdown") { broker.shutdown() }
     }
 }

@@ -1,4 +1,4 @@
-import Operations
+import PushWorker
 import Synchronization
 import Foundation
 import Testing
