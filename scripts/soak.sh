@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The soak (not part of `make test`): 1,000,000 records through two workers of a release build on an
-# embedded broker with 512 partitions, with three SIGKILLs, injected Produce/Fetch/OffsetCommit errors, the broker down and up
+# embedded broker with 256 partitions, with three SIGKILLs, injected Produce/Fetch/OffsetCommit errors, the broker down and up
 # and a rebalance; confluent-kafka checks 0 lost, 0 wrong, duplicates byte-identical and counted,
 # per-key order, committed == end offsets, and the workers' peak RSS is printed.
 #   scripts/soak.sh [RECORDS] [PARTITIONS]
@@ -11,7 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 records=${1:-1000000}
-partitions=${2:-512}
+partitions=${2:-256}
 make --no-print-directory deps
 swift build -c release --product pushgate
-exec python3 Tests/Integration/worker_e2e.py --pushgate .build/release/pushgate --records "$records" --partitions "$partitions" --soak
+# 4,099 keys spread the records over every partition (101 keys on 256 partitions leave most of them
+# empty and overfill the rest past what the embedded broker keeps).
+exec python3 Tests/Integration/worker_e2e.py --pushgate .build/release/pushgate --records "$records" --partitions "$partitions" --keys 4099 --soak

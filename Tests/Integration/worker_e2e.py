@@ -26,6 +26,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -142,11 +143,11 @@ def soak_trouble(args, broker, failures):
     return "e", workers["e"]
 
 
-def produce(address, count):
+def produce(address, count, keys):
     corpus = payloads()
     producer = Producer({"bootstrap.servers": address, "enable.idempotence": True, "linger.ms": 20})
     for index in range(count):
-        key = None if index % 13 == 0 else f"user-{index % 101}".encode()
+        key = None if index % 13 == 0 else f"user-{index % keys}".encode()
         while True:
             try:
                 producer.produce("push.unified", value=corpus[index % len(corpus)], key=key, timestamp=TIMESTAMP,
@@ -157,6 +158,15 @@ def produce(address, count):
         producer.poll(0)
     if producer.flush(60):
         raise SystemExit("inputs not flushed")
+
+
+def input_records_dropped(address):
+    """How many input records the embedded broker no longer has (low watermarks above 0)."""
+    checker = Consumer({"bootstrap.servers": address, "group.id": "e2e-watermarks"})
+    partitions = checker.list_topics("push.unified", timeout=10).topics["push.unified"].partitions
+    dropped = sum(checker.get_watermark_offsets(TopicPartition("push.unified", p), timeout=10)[0] for p in partitions)
+    checker.close()
+    return dropped
 
 
 def read_all(address, topics, expect=None, idle=2.0, timeout=240, complete=None):
@@ -182,6 +192,52 @@ def read_all(address, topics, expect=None, idle=2.0, timeout=240, complete=None)
         records.append(message)
     consumer.close()
     return records
+
+
+class BackgroundReader:
+    """Reads `topics` from the beginning on a thread of its own while the workers run, so that records are
+    counted before the embedded broker drops them (it keeps ~5 MiB per partition)."""
+
+    def __init__(self, address, topics):
+        self.records, self.lock, self.stopping = [], threading.Lock(), threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(address, topics), daemon=True)
+        self.thread.start()
+
+    def _run(self, address, topics):
+        consumer = Consumer({"bootstrap.servers": address, "group.id": "e2e-background-reader",
+                             "enable.auto.commit": False})
+        assignment = []
+        for topic in topics:
+            partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
+            assignment += [TopicPartition(topic, p, OFFSET_BEGINNING) for p in partitions]
+        consumer.assign(assignment)
+        while not self.stopping.is_set():
+            batch = consumer.consume(1000, 0.2)
+            good = [m for m in batch if not m.error()]
+            if good:
+                with self.lock:
+                    self.records.extend(good)
+        consumer.close()
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.records)
+
+    def wait_until(self, complete, timeout, idle=3.0):
+        """Until `complete(records)` and no new record for `idle` seconds, or `timeout`; then stops."""
+        deadline, count, quiet_since = time.monotonic() + timeout, -1, time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(2)
+            records = self.snapshot()
+            if len(records) != count:
+                count, quiet_since = len(records), time.monotonic()
+                if count and int(time.monotonic()) % 30 < 2:
+                    log(f"{count} output records read so far")
+            elif time.monotonic() - quiet_since > idle and complete(records):
+                break
+        self.stopping.set()
+        self.thread.join(30)
+        return self.snapshot()
 
 
 def committed_and_end_offsets(address):
@@ -246,6 +302,9 @@ def main():
     parser.add_argument("--worker-log-level", default="warning")
     parser.add_argument("--partitions", type=int, default=8, help="partitions of every topic")
     parser.add_argument("--soak", action="store_true", help="the soak schedule (see above)")
+    parser.add_argument("--keys", type=int, default=101,
+                        help="distinct keys (user-0 ...); many partitions need many keys, or a few partitions "
+                             "get most records and the embedded broker drops their oldest past ~5 MiB")
     args = parser.parse_args()
     started = time.monotonic()
 
@@ -253,12 +312,17 @@ def main():
     log(f"broker at {broker.address}")
     failures = []
     try:
-        produce(broker.address, args.records)
+        produce(broker.address, args.records, args.keys)
+        dropped = input_records_dropped(broker.address)
+        if dropped:
+            raise SystemExit(f"the embedded broker dropped {dropped} inputs (over ~5 MiB in a partition): "
+                             "use more --partitions or --keys")
         inputs = read_all(broker.address, ["push.unified"], expect=args.records, timeout=600)
         log(f"{len(inputs)} inputs written")
         expected = expected_outputs(args.pushgate, inputs)
         log(f"{len(expected)} outputs expected")
 
+        reader = BackgroundReader(broker.address, OUTPUT_TOPICS) if args.soak else None
         if args.soak:
             last_name, last = soak_trouble(args, broker, failures)
         else:
@@ -293,7 +357,10 @@ def main():
                 return False
             return not (wanted - collections.Counter(actual_outputs(records)))
 
-        actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there, timeout=1800 if args.soak else 240)
+        if reader:
+            actual_records = reader.wait_until(all_there, timeout=1800)
+        else:
+            actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=all_there, timeout=240)
         # Every output is there, but records the killed and the stopped workers produced without
         # committing are only committed once the second worker owns their partitions and has
         # re-translated them (after a rejoin): wait for that before stopping it.
