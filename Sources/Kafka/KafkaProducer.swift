@@ -4,8 +4,9 @@ import Logging
 /// An idempotent Kafka producer (`acks=all`) that reports every record's delivery.
 ///
 /// Records are handed to librdkafka without waiting; a dedicated poll thread receives the brokers'
-/// acknowledgements and calls each record's delivery handler. Records with the same key go to the same
-/// partition and, thanks to idempotence with at most 5 requests in flight, keep their order.
+/// acknowledgements and passes each record's report to its ``KafkaDeliveryReceiver`` (or delivery
+/// handler), then calls `afterReports` once per poll. Records with the same key go to the same partition
+/// and, thanks to idempotence with at most 5 requests in flight, keep their order.
 public final class KafkaProducer: Sendable {
     /// The outcome of one record: its delivery report or the error that stopped it.
     public typealias DeliveryHandler = @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
