@@ -33,7 +33,10 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     private var tally: ProducedTally
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
-    init(input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext) {
+    init(
+        input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
+        context: DeliveryContext
+    ) {
         self.input = input
         self.ticket = ticket
         self.context = context
@@ -47,7 +50,8 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
             if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs) }
             return
         }
-        guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery), let replacement = replacement(for: refused, error: error)
+        guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery),
+            let replacement = replacement(for: refused, error: error)
         else {
             context.ledger.fail(DeliveryFailure(source: ticket, topic: delivery.topic, error: error))
             return
@@ -129,6 +133,8 @@ extension OutputRecord: KafkaProducible {
         let formatName = headers.first { $0.name == "pushgate-format" }?.value.map { String(decoding: $0, as: UTF8.self) }
         let format = formatName.flatMap(OutputFormat.init(rawValue:))
         if !isDeadLetter && format == nil { return nil }
-        self.init(topic: record.topic, format: isDeadLetter ? nil : format, key: record.key, value: record.value, headers: headers)
+        self.init(
+            topic: record.topic, format: isDeadLetter ? nil : format, key: record.key, value: record.value,
+            headers: headers)
     }
 }

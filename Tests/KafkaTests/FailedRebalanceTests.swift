@@ -29,7 +29,8 @@ struct FailedRebalanceTests {
         let listener = RecordingListener()
         let membership = ConsumerGroupMembership(listener: listener, logger: KafkaTestSupport.logger)
         let partitions = [KafkaTopicPartition(topic: "t", partition: 0), KafkaTopicPartition(topic: "t", partition: 1)]
-        let list = RDKafkaTopicPartitionList.make(partitions.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        let list = RDKafkaTopicPartitionList.make(
+            partitions.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
 
         membership.rebalance(handle: client.handle, event: RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS, list: list)
