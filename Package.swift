@@ -31,6 +31,11 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
         .target(
             name: "Kafka",
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
@@ -66,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "pushgate",
             dependencies: [
-                "PushWorker", "PushTranslation", "Kafka", "Operations",
+                "PushWorker", "PushTranslation", "Kafka", "Operations", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -106,6 +106,7 @@ struct RunCommand: AsyncParsableCommand {
             "bootstrap-servers": "\(worker.bootstrapServers.isEmpty ? "(embedded broker)" : worker.bootstrapServers)",
             "kafka-properties": "\(KafkaSecrets.describe(worker.kafkaProperties))",
             "metrics-port": "\(worker.metricsPort.map(String.init) ?? "none")",
+            "allocator": "\(Allocator.description)",
         ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
