@@ -117,6 +117,14 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
     /// waits for room.
     private func takeLocked(maxCount: Int) -> [KafkaConsumerMessage] {
         let available = min(count, maxCount)
+        if head == 0 && available == items.count {
+            // Everything buffered: hand the array itself over (no element is copied).
+            let batch = items
+            items = []
+            items.reserveCapacity(batch.count)
+            condition.signal()
+            return batch
+        }
         let batch = Array(items[head..<(head + available)])
         head += available
         if head == items.count {

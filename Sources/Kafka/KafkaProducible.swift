@@ -14,16 +14,35 @@ public protocol KafkaProducible {
     var timestampMs: Int64? { get }
     /// How many headers the record has.
     var headerCount: Int { get }
-    /// The header at `index` (0 ..< ``headerCount``, in order): its name and its value, `nil` for null.
-    func header(at index: Int) -> (name: String, value: ArraySlice<UInt8>?)
+    /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
+    /// null value), both valid only during the call.
+    func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void)
 }
 
 extension KafkaProducerMessage: KafkaProducible {
     /// How many headers the record has.
     public var headerCount: Int { headers.count }
 
-    /// The header at `index`.
-    public func header(at index: Int) -> (name: String, value: ArraySlice<UInt8>?) {
-        (headers[index].name, headers[index].value)
+    /// Calls `body` with each header's name and value bytes, in order.
+    public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+        for header in headers { KafkaHeaderBytes.with(name: header.name, value: header.value, body) }
+    }
+}
+
+/// Borrows a header's name and value as raw bytes.
+public enum KafkaHeaderBytes {
+    /// Calls `body` with the UTF-8 bytes of `name` and the bytes of `value` (`nil` for null), borrowed
+    /// for the call.
+    @inlinable
+    public static func with(
+        name: String, value: ArraySlice<UInt8>?,
+        _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void
+    ) {
+        func withValue(_ nameBytes: UnsafeRawBufferPointer) {
+            guard let value else { return body(nameBytes, nil) }
+            value.withUnsafeBytes { body(nameBytes, $0) }
+        }
+        let done: Void? = name.utf8.withContiguousStorageIfAvailable { withValue(UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(name.utf8).withUnsafeBytes { withValue($0) } }
     }
 }

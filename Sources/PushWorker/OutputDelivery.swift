@@ -26,23 +26,29 @@ final class DeliveryContext: Sendable {
 /// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
 /// which all run on the producer's one poll thread.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
-    private let input: KafkaConsumerMessage
+    /// The read batch the input belongs to, shared by the deliveries of all its inputs (one reference
+    /// rather than a copy of the input's key, value and headers).
+    private let batch: [KafkaConsumerMessage]
+    private let index: Int
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
     private var remaining: Int
     private var tally: ProducedTally
 
-    /// The delivery of `outputs` (all handed over with this receiver) of `input`.
+    /// The delivery of `outputs` (all handed over with this receiver) of `batch[index]`.
     init(
-        input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
-        context: DeliveryContext
+        _ batch: [KafkaConsumerMessage], at index: Int, ticket: OffsetTracker.Ticket, outputs: Int,
+        tally: ProducedTally, context: DeliveryContext
     ) {
-        self.input = input
+        self.batch = batch
+        self.index = index
         self.ticket = ticket
         self.context = context
         self.remaining = outputs
         self.tally = tally
     }
+
+    private var input: KafkaConsumerMessage { batch[index] }
 
     override func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
@@ -118,9 +124,11 @@ extension OutputRecord: KafkaProducible {
     /// How many headers the record has.
     public var headerCount: Int { headers.count }
 
-    /// The header at `index`.
-    public func header(at index: Int) -> (name: String, value: ArraySlice<UInt8>?) {
-        (headers[index].name, headers[index].value)
+    /// Calls `body` with each header's name and value bytes, in order.
+    public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+        headers.withUnsafeBufferPointer { headers in
+            for index in headers.indices { KafkaHeaderBytes.with(name: headers[index].name, value: headers[index].value, body) }
+        }
     }
 
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and

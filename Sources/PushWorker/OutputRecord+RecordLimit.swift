@@ -14,8 +14,13 @@ extension OutputRecord {
     /// instead of stopping the worker on every restart. A deviation from SPEC section 6 ("value bytes
     /// unchanged") for records that could not be written at all.
     public func fitting(recordLimit limit: Int) -> OutputRecord {
-        guard isDeadLetter, approximateSize > limit else { return self }
-        return withoutValue()
+        exceeds(recordLimit: limit) ? withoutValue() : self
+    }
+
+    /// Whether the record is a dead letter over a record size limit of `limit` bytes, which
+    /// ``fitting(recordLimit:)`` writes without its value.
+    func exceeds(recordLimit limit: Int) -> Bool {
+        isDeadLetter && approximateSize > limit
     }
 
     /// The record without its value, with `pushgate-value-omitted: SIZE` saying how large it was.

@@ -62,15 +62,16 @@ public struct Passthrough: Service {
         for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
             try await limiter.acquire(batch.count)
             let tickets = tracker.begin(batch) { _ in 1 }
-            for (message, ticket) in zip(batch, tickets) {
-                guard let ticket else {
+            for index in batch.indices {
+                guard let ticket = tickets[index] else {
                     limiter.release()  // read under an earlier assignment: the new owner reads it again
                     continue
                 }
+                let message = batch[index]
                 let output = KafkaProducerMessage(
                     topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
                 let delivery = InputDelivery(
-                    input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
+                    batch, at: index, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
                 if try !producer.produceIfRoom(output, to: delivery) {
                     try await producer.produceWhenQueued(output, to: delivery)
                 }

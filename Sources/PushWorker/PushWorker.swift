@@ -121,12 +121,13 @@ public struct PushWorker: Service {
                 do {
                     for await item in pending {
                         let translations = await item.translations.value
+                        let range = item.range
                         // One tracker lock for the chunk; records are still produced one by one, in order.
-                        let tickets = tracker.begin(item.messages) { translations[$0].records.count }
-                        for index in item.messages.indices {
+                        let tickets = tracker.begin(item.batch, range) { translations[$0 - range.lowerBound].records.count }
+                        for index in range {
                             try await produce(
-                                item.messages[index], translations[index], ticket: tickets[index],
-                                deliveries: deliveries, limiter: limiter)
+                                item.batch, at: index, translations[index - range.lowerBound],
+                                ticket: tickets[index - range.lowerBound], deliveries: deliveries, limiter: limiter)
                         }
                     }
                 } catch {
@@ -142,10 +143,9 @@ public struct PushWorker: Service {
                     let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
                     // Two halves of a large batch translate on both cores; a small one in one task.
                     let half = batch.count >= 8 ? batch.count / 2 : batch.count
-                    for chunk in [batch[..<half], batch[half...]] where !chunk.isEmpty {
-                        let messages = Array(chunk)
-                        let translations = Task { messages.map { translate($0, readAtMs: readAtMs, with: translator) } }
-                        continuation.yield(PendingTranslations(messages: messages, translations: translations))
+                    for range in [0..<half, half..<batch.count] where !range.isEmpty {
+                        let translations = Task { translate(batch, range, readAtMs: readAtMs, with: translator) }
+                        continuation.yield(PendingTranslations(batch: batch, range: range, translations: translations))
                     }
                 }
                 continuation.finish()
@@ -162,20 +162,29 @@ public struct PushWorker: Service {
     /// and a batch never waits for slots only its own records would free.
     static func batchLimit(maxInFlight: Int) -> Int { max(1, min(512, maxInFlight / 2)) }
 
-    /// Translates one record, timing it and reporting its dead letters and warnings.
-    private func translate(_ message: KafkaConsumerMessage, readAtMs: Int64, with translator: Translator) -> Translation {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let translation = translator.translation(of: InputRecord(message), readAtMs: readAtMs)
-        metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
-        report(translation)
-        return translation
+    /// Translates `batch[range]`, timing each record (one clock reading per record: each translation ends
+    /// where the next starts), then reports their dead letters and warnings.
+    private func translate(
+        _ batch: [KafkaConsumerMessage], _ range: Range<Int>, readAtMs: Int64, with translator: Translator
+    ) -> [Translation] {
+        var translations: [Translation] = []
+        translations.reserveCapacity(range.count)
+        var started = DispatchTime.now().uptimeNanoseconds
+        for index in range {
+            translations.append(translator.translation(of: InputRecord(batch[index]), readAtMs: readAtMs))
+            let finished = DispatchTime.now().uptimeNanoseconds
+            metrics.recordTranslation(nanoseconds: finished &- started)
+            started = finished
+        }
+        for translation in translations { report(translation) }
+        return translations
     }
 
     /// Produces the records of one translated input, registered with the tracker as `ticket`; its slot is
     /// released when all are acknowledged (``DeliveryLedger``). Hands each record over without
     /// suspending unless librdkafka's queue is full.
     private func produce(
-        _ message: KafkaConsumerMessage, _ translation: Translation, ticket: OffsetTracker.Ticket?,
+        _ batch: [KafkaConsumerMessage], at index: Int, _ translation: Translation, ticket: OffsetTracker.Ticket?,
         deliveries: DeliveryContext, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
@@ -189,17 +198,27 @@ public struct PushWorker: Service {
         }
         let producer = deliveries.producer
         let delivery = InputDelivery(
-            input: message, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
-        for output in outputs {
-            let fitted = output.fitting(recordLimit: recordLimit)
-            if fitted.value.count != output.value.count {
+            batch, at: index, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
+        // Records are read in place (no copy of each record's fields); only a dead letter over the record
+        // size limit is copied, without its value.
+        var next = outputs.startIndex
+        try outputs.withUnsafeBufferPointer { outputs in
+            while next < outputs.endIndex {
+                if outputs[next].exceeds(recordLimit: recordLimit) { return }
+                guard try producer.produceIfRoom(outputs[next], to: delivery) else { return }
+                next += 1
+            }
+        }
+        while next < outputs.endIndex {
+            var output = outputs[next]
+            if output.exceeds(recordLimit: recordLimit) {
                 logger.warning(
                     "dead letter value omitted: over the record size limit",
                     metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
+                output = output.withoutValue()
             }
-            if try !producer.produceIfRoom(fitted, to: delivery) {
-                try await producer.produceWhenQueued(fitted, to: delivery)
-            }
+            try await producer.produceWhenQueued(output, to: delivery)
+            next += 1
         }
     }
 
@@ -224,9 +243,11 @@ public struct PushWorker: Service {
     }
 }
 
-/// Records read, in order, with their translations running.
+/// Records read, in order (`batch[range]`), with their translations running.
 private struct PendingTranslations: Sendable {
-    let messages: [KafkaConsumerMessage]
+    /// The whole read batch, shared by its chunks.
+    let batch: [KafkaConsumerMessage]
+    let range: Range<Int>
     let translations: Task<[Translation], Never>
 }
 
