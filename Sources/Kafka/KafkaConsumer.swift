@@ -11,6 +11,7 @@ public final class KafkaConsumer: Sendable {
     private let pollThread: PollThread
     private let buffer: ConsumerMessageBuffer
     private let membership: ConsumerGroupMembership
+    private let fetcherWakeUp: FetcherWakeUp
     private let closed = Locked(false)
 
     /// The records read, to be iterated by one task.
@@ -63,9 +64,12 @@ public final class KafkaConsumer: Sendable {
         let topics = TopicNameCache()
         let maxPollInterval = configuration.librdkafkaProperties.last { $0.0 == "max.poll.interval.ms" }.flatMap { Int($0.1) }
         let flow = ConsumerFlowControl(maxPollIntervalMs: maxPollInterval ?? 300_000, logger: logger)
+        let wakeUp = FetcherWakeUp(handle: client.handle)
+        self.fetcherWakeUp = wakeUp
         self.pollThread = PollThread(name: "kafka-consumer-poll") {
             KafkaConsumer.pollOnce(
-                client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, timeoutMs: timeout)
+                client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, wakeUp: wakeUp,
+                timeoutMs: timeout)
         }
         pollThread.start()
     }
@@ -102,6 +106,15 @@ public final class KafkaConsumer: Sendable {
         try await pollThread.run { () throws(KafkaError) in try membership.commit(offsets, handle: client.handle) }
     }
 
+    /// How many times the poll thread woke librdkafka's fetcher after it stopped on a full queue
+    /// (``FetcherWakeUp``).
+    var fetcherWakeUps: Int {
+        get async throws(KafkaError) {
+            let wakeUp = fetcherWakeUp
+            return try await pollThread.run { wakeUp.wakeUps }
+        }
+    }
+
     /// The partitions currently assigned to this consumer.
     public func assignment() async throws(KafkaError) -> [KafkaTopicPartition] {
         let membership = self.membership
@@ -119,7 +132,9 @@ public final class KafkaConsumer: Sendable {
         guard first else { return }
         let client = self.client
         let buffer = self.buffer
+        let wakeUp = self.fetcherWakeUp
         await pollThread.stop {
+            wakeUp.close()
             let code = rd_kafka_consumer_close(client.handle)
             if code != RD_KAFKA_RESP_ERR_NO_ERROR { client.callbacks.logger.warning("consumer close: \(KafkaError(code))") }
             buffer.finish()
@@ -141,7 +156,7 @@ public final class KafkaConsumer: Sendable {
     /// The assignment resumes once there is room.
     private static func pollOnce(
         client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership,
-        topics: TopicNameCache, flow: ConsumerFlowControl, timeoutMs: Int32
+        topics: TopicNameCache, flow: ConsumerFlowControl, wakeUp: FetcherWakeUp, timeoutMs: Int32
     ) {
         let hasRoom = buffer.waitForRoom(timeout: Double(timeoutMs) / 1000)
         if hasRoom {
@@ -151,7 +166,10 @@ public final class KafkaConsumer: Sendable {
         }
         let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
-        var timeout = timeoutMs
+        var bytes = 0
+        // While the application has room, a short first wait: an empty queue may be a fetcher that has
+        // stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
+        var timeout = hasRoom ? min(timeoutMs, fetcherCheckMs) : timeoutMs
         while batch.count < room, let message = rd_kafka_consumer_poll(client.handle, timeout) {
             timeout = 0
             defer { rd_kafka_message_destroy(message) }
@@ -159,6 +177,7 @@ public final class KafkaConsumer: Sendable {
             if code == RD_KAFKA_RESP_ERR_NO_ERROR {
                 let topic = topics.name(of: message.pointee.rkt)
                 let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
+                bytes += message.pointee.len + message.pointee.key_len
                 batch.append(KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
             } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
                 continue
@@ -173,8 +192,16 @@ public final class KafkaConsumer: Sendable {
                 client.callbacks.errorHandler?(error)
             }
         }
+        if batch.isEmpty {
+            if hasRoom && !flow.isPaused { wakeUp.pollFoundNothing() }
+        } else {
+            wakeUp.polled(records: batch.count, bytes: bytes)
+        }
         buffer.push(batch)
     }
+
+    /// How long the poll thread waits for a record before it checks for a stopped fetcher, in ms.
+    static let fetcherCheckMs: Int32 = 10
 }
 
 /// The names of the topics a poll thread reads, by librdkafka topic handle, so that a record's topic

@@ -26,9 +26,11 @@ struct BackpressureTests {
         try broker.pushRequestErrors(apiKey: produce, errors: Array(repeating: retriable, count: 100_000))
 
         let group = "backpressure-\(UInt32.random(in: 0...UInt32.max))"
+        // One produce request in flight: see WorkerTestSupport.producerFaultSafe.
         let configuration = PushWorkerConfiguration(
             bootstrapServers: broker.bootstrapServers, groupId: group,
-            kafkaProperties: WorkerTestSupport.quickGroup.merging(["max.poll.interval.ms": "10000"]) { $1 },
+            kafkaProperties: WorkerTestSupport.quickGroup.merging(WorkerTestSupport.producerFaultSafe) { $1 }
+                .merging(["max.poll.interval.ms": "10000"]) { $1 },
             maxInFlightRecords: 100, commitInterval: .milliseconds(200))
         let health = WorkerHealth()
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
