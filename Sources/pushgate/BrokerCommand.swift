@@ -15,7 +15,10 @@ struct BrokerCommand: AsyncParsableCommand {
         discussion: """
             Creates the topics of pushgate (input, one per format, dead letters) and prints the bootstrap address \
             as the first line of standard output, then serves until SIGINT or SIGTERM. It is librdkafka's mock \
-            cluster: each partition keeps only about 5 MiB, and transactions have no effect.
+            cluster: each partition keeps only about 5 MiB, and transactions have no effect. It does not check an \
+            idempotent producer's sequence numbers as Kafka does: while a retriable Produce error is injected, a \
+            producer with several requests in flight may see a failed batch counted as written (lost by the mock); \
+            give it -X producer.max.in.flight.requests.per.connection=1 (README, "An embedded broker").
 
             With --control, fault-injection commands are read from standard input, one per line, and each is \
             answered with "ok" or "error: MESSAGE" on standard output; the end of standard input does not stop \
