@@ -124,7 +124,7 @@ public final class WorkerMetrics: Sendable {
 public enum MetricName {
     /// Counter: input records read.
     public static let recordsConsumed = "pushgate_records_consumed_total"
-    /// Counter, label `format` (`apns`, `adobe-carousel`, `fb-card`, `android-expandable`, `dead-letter`):
+    /// Counter, label `format` (`apns`, `adobe-carousel`, `fb-card`, `android-expandable`, `fcm`, `dead-letter`):
     /// records acknowledged by the broker.
     public static let recordsProduced = "pushgate_records_produced_total"
     /// Counter, labels `stage` and `code`: dead letters, once per distinct error code of each.

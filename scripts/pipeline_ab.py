@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""A/B of `pushgate run` builds: CPU per input record of each, interleaved, on one embedded broker.
+
+  scripts/pipeline_ab.py --variant base=/tmp/pushgate-before --variant new=.build/release/pushgate [--runs 6]
+
+`pushgate bench pipeline` compares the worker with baselines; this compares two (or more) builds of the
+worker itself, which on a shared 2-core VM only works in the same window: absolute figures drift by 20%
+within an hour here. One `pushgate broker` (of the first variant) holds the bench payload mix (the same
+kinds and shares as `bench translate`, keys user-0..999, one header); each run starts each variant in
+turn (the order rotates) with a fresh consumer group, and reads, from /proc, its CPU time between the
+first offset commit and the commit of the whole input ("steady": the group join and the start are left
+out), divided by the records committed in between, and its peak RSS. confluent-kafka is the observer.
+"""
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import time
+
+from confluent_kafka import Consumer, Producer, TopicPartition
+
+WORDS = ["flash", "sale", "order", "shipped", "today", "your", "basket", "deal", "é", "news"]
+SCHEDULE = ["alert"] * 55 + ["actions"] * 25 + ["carousel"] * 8 + ["card"] * 7 + ["invalid"] * 5
+
+
+def text(index, count):
+    return " ".join(WORDS[(index * 31 + k * 7) % len(WORDS)] for k in range(count))
+
+
+def payload(kind, i):
+    common = ('"id":"bench-%d","message":{"title":"%s","body":"%s","priority":"%s","ttl":%d},'
+              '"data":{"order_id":"ord-%d","amount":%d.50,"tags":["a","b"],"deep_link":"myapp://orders/%d"},'
+              '"collapse_id":"c-%d"' % (i, text(i, 5), text(i + 1, 18), "high" if i % 3 == 0 else "normal",
+                                        3600 + i % 1000, i, i % 500, i, i % 97))
+    if kind == "alert":
+        return ('{%s,"custom":{"ios_badge":%d,"ios_sound":"default","ios_category":"ORDER","ios_mutable_content":true},'
+                '"action":{"type":"url","value":"https://shop.example.com/o/%d"},"thread_id":"orders"}' % (common, i % 9, i))
+    if kind == "actions":
+        return ('{%s,"custom":{"ios_badge":1,"ios_sound":"chime.caf"},"actions":[{"type":"url","name":"View",'
+                '"value":"https://shop.example.com/o/%d"},{"type":"dial","name":"Call","value":"+1 555 0100"}],'
+                '"expandable":{"type":"text","value":"%s"}}' % (common, i, text(i, 12)))
+    if kind == "carousel":
+        return ('{%s,"carousel":{"mode":"manual","items":[{"image":"https://cdn.example.com/%d/1.jpg","text":"One"},'
+                '{"image":"https://cdn.example.com/%d/2.jpg","text":"Two"},{"image":"https://cdn.example.com/%d/3.jpg"}],'
+                '"colors":{"title":"#FF5733","background":"FFFFFF"}}}' % (common, i, i, i))
+    if kind == "card":
+        return ('{%s,"card":{"size":"medium","campaign":"c%d","backdrop_color":"#332D2DF0","hero":{"height":0.4,'
+                '"background":{"type":"image","url":"https://cdn.example.com/h%d.png"}},"body":{"background":'
+                '{"type":"color","color":"#FFFFFF"},"content":{"text":"%s","size":14}},"actions":{"buttons":'
+                '[{"content":{"text":"Yes"},"url":"https://shop.example.com/y"}]}}}' % (common, i, i, text(i, 8)))
+    return '{%s,"custom":{"ios_badge":-%d,"ios_sound":""},"actions":[]}' % (common, i % 9 + 1)
+
+
+def proc_cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def measure(binary, bootstrap, group, partitions, total, max_in_flight):
+    worker = subprocess.Popen([binary, "run", "--bootstrap-servers", bootstrap, "--group-id", group,
+                               "--max-in-flight", str(max_in_flight), "--log-level", "error"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    observer = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    first = None
+    deadline = time.monotonic() + 300
+    committed = 0
+    try:
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            committed = sum(max(tp.offset, 0) for tp in observer.committed(partitions, timeout=5))
+            if committed > 0 and first is None:
+                first = (proc_cpu_seconds(worker.pid), committed)
+            if committed >= total:
+                break
+        cpu = proc_cpu_seconds(worker.pid)
+        rss = proc_peak_rss_mb(worker.pid)
+    finally:
+        observer.close()
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+    if first is None or committed < total:
+        raise SystemExit(f"{binary}: {committed} of {total} committed in 300 s")
+    return (cpu - first[0]) / max(committed - first[1], 1) * 1e6, rss
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", action="append", required=True, metavar="NAME=BINARY")
+    parser.add_argument("--records", type=int, default=150_000)
+    parser.add_argument("--partitions", type=int, default=32)
+    parser.add_argument("--runs", type=int, default=6)
+    parser.add_argument("--max-in-flight", type=int, default=4000)
+    args = parser.parse_args()
+    variants = [entry.split("=", 1) for entry in args.variant]
+    broker = subprocess.Popen([variants[0][1], "broker", "--partitions", str(args.partitions)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    bootstrap = broker.stdout.readline().strip()
+    try:
+        producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
+        for i in range(args.records):
+            while True:
+                try:
+                    producer.produce("push.unified", payload(SCHEDULE[(i * 37) % len(SCHEDULE)], i).encode(),
+                                     key=b"user-%d" % (i % 1000), headers=[("trace-id", b"t%d" % i)])
+                    break
+                except BufferError:
+                    producer.poll(0.05)
+            producer.poll(0)
+        producer.flush(120)
+        partitions = [TopicPartition("push.unified", p) for p in range(args.partitions)]
+        probe = Consumer({"bootstrap.servers": bootstrap, "group.id": "pipeline-ab-probe"})
+        total = sum(probe.get_watermark_offsets(tp, timeout=10)[1] for tp in partitions)
+        probe.close()
+        if total != args.records:
+            raise SystemExit(f"the broker holds {total} of {args.records} records (raise --partitions)")
+        print(f"pipeline_ab: {total} records on {args.partitions} partitions, broker {bootstrap}, "
+              f"--max-in-flight {args.max_in_flight}; CPU us per input between the first and the last commit")
+        results = {name: [] for name, _ in variants}
+        for run in range(args.runs):
+            shift = run % len(variants)
+            for name, binary in variants[shift:] + variants[:shift]:
+                cpu, rss = measure(binary, bootstrap, f"ab-{name}-{run}", partitions, total, args.max_in_flight)
+                results[name].append((cpu, rss))
+                print(f"run {run + 1}  {name:12s} {cpu:6.1f} us/input  peak RSS {rss:5.0f} MB", flush=True)
+        base = statistics.median(r[0] for r in results[variants[0][0]])
+        for name, _ in variants:
+            cpu = statistics.median(r[0] for r in results[name])
+            rss = statistics.median(r[1] for r in results[name])
+            print(f"median {name:12s} {cpu:6.1f} us/input  peak RSS {rss:5.0f} MB  ({cpu / base:.2f} of {variants[0][0]})")
+    finally:
+        broker.terminate()
+        broker.wait(10)
+
+
+if __name__ == "__main__":
+    main()
