@@ -4,6 +4,24 @@ import Logging
 
 /// Checks on a Kafka cluster made before a worker starts.
 public enum KafkaCluster {
+    /// What a metadata request tells of a cluster.
+    public struct Description: Sendable, Equatable {
+        /// How many brokers the cluster has.
+        public var brokers: Int
+        /// The cluster id, `nil` when the cluster gave none.
+        public var clusterID: String?
+
+        /// Whether this is librdkafka's mock cluster (`pushgate broker`, the embedded broker): its id
+        /// is `mockCluster` followed by hexadecimal digits.
+        public var isLibrdkafkaMock: Bool { clusterID?.hasPrefix("mockCluster") ?? false }
+
+        /// Creates a description.
+        public init(brokers: Int, clusterID: String?) {
+            self.brokers = brokers
+            self.clusterID = clusterID
+        }
+    }
+
     /// Connects to `bootstrapServers` with `properties` (TLS, SASL, ...) and asks for the cluster's
     /// metadata, waiting at most `timeout`; returns how many brokers the cluster has.
     ///
@@ -13,15 +31,30 @@ public enum KafkaCluster {
     public static func checkReachable(
         bootstrapServers: String, properties: [String: String] = [:], timeout: Duration, logger: Logger
     ) async throws(KafkaError) -> Int {
+        try await describe(bootstrapServers: bootstrapServers, properties: properties, timeout: timeout, logger: logger)
+            .brokers
+    }
+
+    /// Like ``checkReachable(bootstrapServers:properties:timeout:logger:)``, and returns the cluster id
+    /// too (from the same metadata response).
+    public static func describe(
+        bootstrapServers: String, properties: [String: String] = [:], timeout: Duration, logger: Logger
+    ) async throws(KafkaError) -> Description {
         var all = properties.sorted { $0.key < $1.key }.filter { $0.key != "bootstrap.servers" }
         all.insert(("bootstrap.servers", bootstrapServers), at: 0)
         let client = try RDKafkaClient.make(
             kind: .producer, properties: all, callbacks: RDKafkaCallbacks(logger: logger, statisticsHandler: nil))
-        let outcome: Result<Int, KafkaError> = await withCheckedContinuation { continuation in
+        let outcome: Result<Description, KafkaError> = await withCheckedContinuation { continuation in
             let thread = Thread {
                 defer { client.destroy() }
                 do throws(KafkaError) {
-                    continuation.resume(returning: .success(try client.brokerCount(timeout: timeout)))
+                    let brokers = try client.brokerCount(timeout: timeout)
+                    // The metadata just received holds the id: this call does not wait.
+                    let id = rd_kafka_clusterid(client.handle, 0).map { pointer in
+                        defer { rd_kafka_mem_free(client.handle, pointer) }
+                        return String(cString: pointer)
+                    }
+                    continuation.resume(returning: .success(Description(brokers: brokers, clusterID: id)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }

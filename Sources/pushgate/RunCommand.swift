@@ -118,9 +118,11 @@ struct RunCommand: AsyncParsableCommand {
             worker.bootstrapServers = broker.bootstrapServers
             StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
+            adaptToMockCluster(&worker, logger: logger)
             services.append(.init(service: EmbeddedBrokerService(broker: broker)))
         } else {
-            try await checkReachable(worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
+            let cluster = try await describeCluster(worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
+            if cluster.isLibrdkafkaMock { adaptToMockCluster(&worker, logger: logger) }
         }
         let health = WorkerHealth()
         let metrics = PrometheusMetrics()
@@ -137,18 +139,29 @@ struct RunCommand: AsyncParsableCommand {
         logger.info("stopped")
     }
 
-    /// Fails fast, with the reason, when no bootstrap server answers a metadata request in time.
-    private func checkReachable(_ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger) async throws {
+    /// Fails fast, with the reason, when no bootstrap server answers a metadata request in time; what the
+    /// cluster said of itself otherwise.
+    private func describeCluster(
+        _ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger
+    ) async throws -> KafkaCluster.Description {
         do {
-            let brokers = try await KafkaCluster.checkReachable(
+            let cluster = try await KafkaCluster.describe(
                 bootstrapServers: worker.bootstrapServers,
                 properties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer),
                 timeout: .seconds(timeoutSeconds), logger: logger)
-            logger.info("reached a cluster of \(brokers) broker(s) at \(worker.bootstrapServers)")
+            logger.info("reached a cluster of \(cluster.brokers) broker(s) at \(worker.bootstrapServers)")
+            return cluster
         } catch {
             logger.critical("\(error.message)")
             throw SettingError(error.message)
         }
+    }
+
+    /// librdkafka's mock cluster: one produce request in flight (``PushWorkerConfiguration/keepOneProduceRequestInFlight()``).
+    private func adaptToMockCluster(_ worker: inout PushWorkerConfiguration, logger: Logger) {
+        guard worker.keepOneProduceRequestInFlight() else { return }
+        logger.info(
+            "librdkafka's mock cluster does not check idempotent sequence numbers: one produce request in flight")
     }
 
     /// The resolved settings: flags, then `PUSHGATE_*` variables, then the configuration file, then defaults.

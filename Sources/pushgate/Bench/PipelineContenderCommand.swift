@@ -57,6 +57,11 @@ struct PipelineContenderCommand: AsyncParsableCommand {
                 bootstrapServers: bootstrapServers, inputTopic: inputTopic, kafkaProperties: properties,
                 maxInFlightRecords: maxInFlight)
             configuration.groupId = groupId
+            // As `pushgate run` does, so that the two differ only by translation.
+            let cluster = try await KafkaCluster.describe(
+                bootstrapServers: bootstrapServers, properties: KafkaPropertyScope.properties(properties, for: .producer),
+                timeout: .seconds(10), logger: logger)
+            if cluster.isLibrdkafkaMock { _ = configuration.keepOneProduceRequestInFlight() }
             service = Passthrough(configuration: configuration, outputTopic: outputTopic, logger: logger)
         case .raw:
             service = RawPassthroughService(
