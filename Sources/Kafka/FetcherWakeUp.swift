@@ -26,6 +26,10 @@ final class FetcherWakeUp: @unchecked Sendable {
     private var averageRecordBytes = 512.0
     private var wasNearFull = false
 
+    /// Whether the queue has been near its limit since the fetcher was last woken: the poll thread then
+    /// waits only briefly for records, to notice an empty queue at once.
+    var mayHaveStopped: Bool { wasNearFull }
+
     /// How many times the fetcher was woken (for tests and logs).
     private(set) var wakeUps = 0
 

@@ -167,9 +167,9 @@ public final class KafkaConsumer: Sendable {
         let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
         var bytes = 0
-        // While the application has room, a short first wait: an empty queue may be a fetcher that has
-        // stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
-        var timeout = hasRoom ? min(timeoutMs, fetcherCheckMs) : timeoutMs
+        // After a full queue, while the application has room, a short first wait: an empty queue may be
+        // a fetcher that has stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
+        var timeout = hasRoom && wakeUp.mayHaveStopped ? min(timeoutMs, fetcherCheckMs) : timeoutMs
         while batch.count < room, let message = rd_kafka_consumer_poll(client.handle, timeout) {
             timeout = 0
             defer { rd_kafka_message_destroy(message) }

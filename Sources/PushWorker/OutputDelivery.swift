@@ -26,29 +26,25 @@ final class DeliveryContext: Sendable {
 /// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
 /// which all run on the producer's one poll thread.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
-    /// The read batch the input belongs to, shared by the deliveries of all its inputs (one reference
-    /// rather than a copy of the input's key, value and headers).
-    private let batch: [KafkaConsumerMessage]
-    private let index: Int
+    /// The input alone, not the read batch it came in: a record whose outputs wait (a broker down) must
+    /// not keep the other records of its batch in memory.
+    private let input: KafkaConsumerMessage
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
     private var remaining: Int
     private var tally: ProducedTally
 
-    /// The delivery of `outputs` (all handed over with this receiver) of `batch[index]`.
+    /// The delivery of `outputs` (all handed over with this receiver) of `input`.
     init(
-        _ batch: [KafkaConsumerMessage], at index: Int, ticket: OffsetTracker.Ticket, outputs: Int,
-        tally: ProducedTally, context: DeliveryContext
+        input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
+        context: DeliveryContext
     ) {
-        self.batch = batch
-        self.index = index
+        self.input = input
         self.ticket = ticket
         self.context = context
         self.remaining = outputs
         self.tally = tally
     }
-
-    private var input: KafkaConsumerMessage { batch[index] }
 
     override func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {

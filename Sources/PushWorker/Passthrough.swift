@@ -71,7 +71,7 @@ public struct Passthrough: Service {
                 let output = KafkaProducerMessage(
                     topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
                 let delivery = InputDelivery(
-                    batch, at: index, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
+                    input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
                 if try !producer.produceIfRoom(output, to: delivery) {
                     try await producer.produceWhenQueued(output, to: delivery)
                 }

@@ -198,7 +198,8 @@ public struct PushWorker: Service {
         }
         let producer = deliveries.producer
         let delivery = InputDelivery(
-            batch, at: index, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
+            input: batch[index], ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs),
+            context: deliveries)
         // Records are read in place (no copy of each record's fields); only a dead letter over the record
         // size limit is copied, without its value.
         var next = outputs.startIndex

@@ -16,7 +16,13 @@ struct KafkaBackpressureTests {
         var sawQueueFull = false
         do {
             for index in 0..<50 {
-                try producer.produce(KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index)])) { _ in }
+                // Headers too: a refused record's header list stays the producer's to free (not librdkafka's).
+                let headers = [
+                    KafkaHeader(name: "n", value: Array("\(index)".utf8)), KafkaHeader(name: "null", value: nil),
+                    KafkaHeader(name: "empty", value: []),
+                ]
+                try producer.produce(
+                    KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index)], headers: headers)) { _ in }
             }
         } catch {
             sawQueueFull = error.isQueueFull
