@@ -9,7 +9,7 @@ import CRdKafka
 /// waits up to a second for records that are on the broker: pushgate's pipeline did, measured as a
 /// throughput that fell to a quarter from one run to the next.
 ///
-/// The poll thread tells this guard what it sees: after each poll, how long librdkafka's queue is; once
+/// The poll thread tells this guard what it sees: before each poll, how long librdkafka's queue is; once
 /// it has been near its limit, the next poll that finds the queue empty while the application has room
 /// seeks every assigned partition that has records left on the broker to its position (the record
 /// after the last one polled). librdkafka's queue is empty then, so the seek drops nothing; it wakes the
@@ -51,13 +51,18 @@ final class FetcherWakeUp: @unchecked Sendable {
         queue = nil
     }
 
-    /// After a poll that returned `records` records of `bytes` bytes in all: notes whether librdkafka's
-    /// queue is near its limit.
-    func polled(records: Int, bytes: Int) {
+    /// Before a poll: notes whether librdkafka's queue is near its limit.
+    func measureQueue() {
         guard let queue else { return }
-        if records > 0 { averageRecordBytes = averageRecordBytes * 0.9 + Double(bytes) / Double(records) * 0.1 }
         let length = rd_kafka_queue_length(queue)
         if length >= nearFullCount || Double(length) * averageRecordBytes >= Double(nearFullBytes) { wasNearFull = true }
+    }
+
+    /// After a poll that returned `records` records of `bytes` bytes in all: updates the average record
+    /// size that turns the queue's length into bytes.
+    func polled(records: Int, bytes: Int) {
+        guard records > 0 else { return }
+        averageRecordBytes = averageRecordBytes * 0.9 + Double(bytes) / Double(records) * 0.1
     }
 
     /// After a poll that returned nothing although the application had room: wakes the fetcher if the

@@ -167,6 +167,9 @@ public final class KafkaConsumer: Sendable {
         let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
         var bytes = 0
+        // librdkafka's queue is measured before this poll drains it: a small queue (a few hundred records)
+        // is emptied by one batch, so measured after, it would never look full.
+        wakeUp.measureQueue()
         // After a full queue, while the application has room, a short first wait: an empty queue may be
         // a fetcher that has stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
         var timeout = hasRoom && wakeUp.mayHaveStopped ? min(timeoutMs, fetcherCheckMs) : timeoutMs
