@@ -14,6 +14,7 @@ public final class KafkaProducer: Sendable {
     let client: RDKafkaClient
     let pollThread: PollThread
     private let closed = Locked(false)
+    private let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
 
     /// Creates a producer and starts its poll thread.
@@ -72,7 +73,9 @@ public final class KafkaProducer: Sendable {
     public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
         if closed.withLock({ $0 }) { throw KafkaError.client("the producer is shut down") }
         let context = Unmanaged.passRetained(receiver)
-        let failure = RDKafkaProduceArguments.withArguments(record, opaque: context.toOpaque()) { values in
+        let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
+        let failure = RDKafkaProduceArguments.withArguments(record, topicHandle: topicHandle, opaque: context.toOpaque()) {
+            values in
             rd_kafka_produceva(client.handle, values.baseAddress, values.count)
         }
         if let failure {
@@ -151,11 +154,13 @@ public final class KafkaProducer: Sendable {
         }
         let client = self.client
         let afterReports = self.afterReports
+        let topicHandles = self.topicHandles
         await pollThread.stop {
             // Purged records get their delivery handler called (with _PURGE_QUEUE) by the flush below.
             _ = rd_kafka_purge(client.handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
             _ = rd_kafka_flush(client.handle, 1000)
             afterReports?()
+            topicHandles.destroyAll()
             client.destroy()
         }
     }

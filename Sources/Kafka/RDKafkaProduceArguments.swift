@@ -15,9 +15,10 @@ enum RDKafkaProduceArguments {
 
     /// Calls `body` with the arguments of `record` whose opaque is `opaque`; the pointers are only
     /// valid inside `body`, which returns the error of `rd_kafka_produceva`. The header list belongs
-    /// to librdkafka once the call succeeds; it is destroyed here when it fails.
+    /// to librdkafka once the call succeeds; it is destroyed here when it fails. The record's topic is
+    /// given as `topicHandle`, its librdkafka object, when there is one, else by name.
     static func withArguments(
-        _ record: some KafkaProducible, opaque: UnsafeMutableRawPointer,
+        _ record: some KafkaProducible, topicHandle: OpaquePointer?, opaque: UnsafeMutableRawPointer,
         _ body: (UnsafeBufferPointer<rd_kafka_vu_t>) -> OpaquePointer?
     ) -> OpaquePointer? {
         let headers = makeHeaders(of: record)
@@ -27,10 +28,7 @@ enum RDKafkaProduceArguments {
                 storage.initializeElement(at: count, to: entry)
                 count += 1
             }
-            return record.topic.withCString { topicName in
-                var topic = rd_kafka_vu_t()
-                topic.vtype = RD_KAFKA_VTYPE_TOPIC
-                topic.u.cstr = topicName
+            return withTopic(record.topic, handle: topicHandle) { topic in
                 append(topic)
                 if let partition = record.partition {
                     var entry = rd_kafka_vu_t()
@@ -79,6 +77,23 @@ enum RDKafkaProduceArguments {
         }
         if failure != nil, let headers { rd_kafka_headers_destroy(headers) }
         return failure
+    }
+
+    /// Calls `body` with the topic argument: the object `handle`, else `name` as a C string.
+    private static func withTopic(
+        _ name: String, handle: OpaquePointer?, _ body: (rd_kafka_vu_t) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        var topic = rd_kafka_vu_t()
+        if let handle {
+            topic.vtype = RD_KAFKA_VTYPE_RKT
+            topic.u.rkt = handle
+            return body(topic)
+        }
+        return name.withCString { topicName in
+            topic.vtype = RD_KAFKA_VTYPE_TOPIC
+            topic.u.cstr = topicName
+            return body(topic)
+        }
     }
 
     /// The record's headers as a librdkafka list, `nil` when it has none.

@@ -1,0 +1,41 @@
+import CRdKafka
+
+/// A producer's librdkafka topic objects (`rd_kafka_topic_t`), made on a topic's first record and kept
+/// until the producer is destroyed.
+///
+/// Producing by object (`RD_KAFKA_VTYPE_RKT`) rather than by name (`RD_KAFKA_VTYPE_TOPIC`) spares every
+/// record librdkafka's name lookup, which takes the client-wide write lock that its broker threads take
+/// for reading, compares names and counts a reference up and down again (`rd_kafka_topic_new0` in
+/// librdkafka 2.0.2).
+///
+/// A producer writes to few topics (the worker to at most six), so they are found by comparing names in
+/// a short list; names of one configuration share their storage, which makes most comparisons a pointer
+/// check. Past ``maxKept`` topics, records of further topics are produced by name.
+///
+/// `@unchecked Sendable` is safe because the list is only read or changed under `lock`, and the objects
+/// themselves are thread-safe librdkafka handles.
+final class RDKafkaTopicHandles: @unchecked Sendable {
+    /// The most topic objects kept; more would make the search cost more than librdkafka's lookup.
+    static let maxKept = 32
+
+    private let lock = Locked<[(name: String, handle: OpaquePointer)]>([])
+
+    /// The object of `topic` in `client`, made on first use; `nil` when librdkafka refuses the name (the
+    /// record is then produced by name, and librdkafka reports why) or too many are kept already.
+    func handle(for topic: String, in client: OpaquePointer) -> OpaquePointer? {
+        lock.withLock { entries in
+            for entry in entries where entry.name == topic { return entry.handle }
+            guard entries.count < Self.maxKept, let handle = rd_kafka_topic_new(client, topic, nil) else { return nil }
+            entries.append((topic, handle))
+            return handle
+        }
+    }
+
+    /// Gives every object back to librdkafka; called once, before the client is destroyed.
+    func destroyAll() {
+        lock.withLock { entries in
+            for entry in entries { rd_kafka_topic_destroy(entry.handle) }
+            entries.removeAll()
+        }
+    }
+}
