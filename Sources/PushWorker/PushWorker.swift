@@ -107,92 +107,88 @@ public struct PushWorker: Service {
         logger.info("worker stopped after committing its work")
     }
 
-    /// Two stages, so translation uses every core while records keep their read order: the reading
-    /// stage takes records in batches (whatever the consumer has buffered), takes a slot for each,
-    /// stamps them and starts their translation as up to two tasks per batch; the producing stage
-    /// awaits those tasks in read order and produces their records. Same-key order therefore holds.
+    /// Two stages: the reading stage takes records in batches (whatever the consumer has buffered), takes
+    /// a slot for each, registers them with the tracker in read order and deals each batch out to the
+    /// lanes by key; each lane (one per core) translates its records and produces their outputs at
+    /// once, in read order. Records with the same key always share a lane, so same-key order holds,
+    /// and an input's outputs are handed to librdkafka while its translation is still in cache.
     private func consume(
         _ consumer: KafkaConsumer, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
         limiter: InFlightLimiter
     ) async throws {
-        let (pending, continuation) = AsyncStream.makeStream(of: PendingTranslations.self)
+        let lanes = (0..<Self.laneCount).map { _ in AsyncStream.makeStream(of: LaneWork.self) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    for await item in pending {
-                        let translations = await item.translations.value
-                        let range = item.range
-                        // One tracker lock for the chunk; records are still produced one by one, in order.
-                        let tickets = tracker.begin(item.batch, range) { translations[$0 - range.lowerBound].records.count }
-                        for index in range {
-                            try await produce(
-                                item.batch, at: index, translations[index - range.lowerBound],
-                                ticket: tickets[index - range.lowerBound], deliveries: deliveries, limiter: limiter)
+            for lane in lanes {
+                group.addTask {
+                    do {
+                        for await work in lane.stream {
+                            try Task.checkCancellation()
+                            try await process(work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
                         }
-                    }
-                } catch {
-                    limiter.fail(error)  // wakes the reading stage, which then stops
-                    throw error
-                }
-            }
-            do {
-                let batchLimit = Self.batchLimit(maxInFlight: configuration.maxInFlightRecords)
-                for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
-                    try await limiter.acquire(batch.count)
-                    metrics.recordConsumed(batch.count)
-                    let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
-                    // Two halves of a large batch translate on both cores; a small one in one task.
-                    let half = batch.count >= 8 ? batch.count / 2 : batch.count
-                    for range in [0..<half, half..<batch.count] where !range.isEmpty {
-                        let translations = Task { translate(batch, range, readAtMs: readAtMs, with: translator) }
-                        continuation.yield(PendingTranslations(batch: batch, range: range, translations: translations))
+                    } catch {
+                        limiter.fail(error)  // wakes the reading stage, which then stops
+                        throw error
                     }
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish()
-                throw error
             }
+            defer { for lane in lanes { lane.continuation.finish() } }
+            let batchLimit = Self.batchLimit(maxInFlight: configuration.maxInFlightRecords)
+            for try await batch in consumer.messages.batches(maxCount: batchLimit).cancelOnGracefulShutdown() {
+                try await limiter.acquire(batch.count)
+                metrics.recordConsumed(batch.count)
+                let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
+                // Registered now, in read order; each input finishes when its last output is acknowledged
+                // (or at once when it has none): the count is only "not finished yet".
+                let tickets = tracker.begin(batch) { _ in 1 }
+                for (lane, indices) in LaneWork.deal(batch, into: lanes.count).enumerated() where !indices.isEmpty {
+                    lanes[lane].continuation.yield(
+                        LaneWork(batch: batch, indices: indices, tickets: tickets, readAtMs: readAtMs))
+                }
+            }
+            for lane in lanes { lane.continuation.finish() }
             try await group.waitForAll()
         }
     }
+
+    /// Lanes of translation: one per core (at least one, at most eight).
+    static let laneCount = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
 
     /// The most records one read batch holds. A batch takes its slots before any of its records is
     /// produced, so it holds at most half the bound: the other half keeps the producer busy meanwhile,
     /// and a batch never waits for slots only its own records would free.
     static func batchLimit(maxInFlight: Int) -> Int { max(1, min(512, maxInFlight / 2)) }
 
-    /// Translates `batch[range]`, timing each record (one clock reading per record: each translation ends
-    /// where the next starts), then reports their dead letters and warnings.
-    private func translate(
-        _ batch: [KafkaConsumerMessage], _ range: Range<Int>, readAtMs: Int64, with translator: Translator
-    ) -> [Translation] {
-        var translations: [Translation] = []
-        translations.reserveCapacity(range.count)
-        var started = DispatchTime.now().uptimeNanoseconds
-        for index in range {
-            translations.append(translator.translation(of: InputRecord(batch[index]), readAtMs: readAtMs))
-            let finished = DispatchTime.now().uptimeNanoseconds
-            metrics.recordTranslation(nanoseconds: finished &- started)
-            started = finished
+    /// Translates the lane's records of a batch, in read order, and produces each one's outputs right
+    /// after its translation. A record read under an earlier assignment (no ticket) is skipped: the
+    /// partition's new owner reads it again.
+    private func process(
+        _ work: LaneWork, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
+        limiter: InFlightLimiter
+    ) async throws {
+        let batch = work.batch
+        for index in work.indices {
+            guard let ticket = work.tickets[index] else {
+                limiter.release()
+                continue
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let translation = translator.translation(of: InputRecord(batch[index]), readAtMs: work.readAtMs)
+            metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+            report(translation)
+            try await produce(batch, at: index, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
         }
-        for translation in translations { report(translation) }
-        return translations
     }
 
     /// Produces the records of one translated input, registered with the tracker as `ticket`; its slot is
     /// released when all are acknowledged (``DeliveryLedger``). Hands each record over without
     /// suspending unless librdkafka's queue is full.
     private func produce(
-        _ batch: [KafkaConsumerMessage], at index: Int, _ translation: Translation, ticket: OffsetTracker.Ticket?,
-        deliveries: DeliveryContext, limiter: InFlightLimiter
+        _ batch: [KafkaConsumerMessage], at index: Int, _ translation: Translation, ticket: OffsetTracker.Ticket,
+        tracker: OffsetTracker, deliveries: DeliveryContext, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
-        guard let ticket else {
-            limiter.release()  // read under an earlier assignment: the new owner reads it again
-            return
-        }
         if outputs.isEmpty {
+            tracker.finish([ticket])
             limiter.release()
             return
         }
@@ -244,12 +240,41 @@ public struct PushWorker: Service {
     }
 }
 
-/// Records read, in order (`batch[range]`), with their translations running.
-private struct PendingTranslations: Sendable {
-    /// The whole read batch, shared by its chunks.
+/// One lane's share of a read batch: the indices of its records, in read order.
+struct LaneWork: Sendable {
+    /// The whole read batch, shared by the lanes.
     let batch: [KafkaConsumerMessage]
-    let range: Range<Int>
-    let translations: Task<[Translation], Never>
+    /// The lane's records of `batch`, in read order.
+    let indices: [Int]
+    /// The tracker's ticket of every record of `batch` (`nil`: read under an earlier assignment).
+    let tickets: [OffsetTracker.Ticket?]
+    /// When the batch was read, in milliseconds since the epoch.
+    let readAtMs: Int64
+
+    /// The indices of `batch` for each of `lanes` lanes, in read order: records with the same key share
+    /// a lane (an FNV-1a hash of the key); records without a key go by partition.
+    static func deal(_ batch: [KafkaConsumerMessage], into lanes: Int) -> [[Int]] {
+        var dealt = [[Int]](repeating: [], count: lanes)
+        guard lanes > 1 else {
+            dealt[0] = Array(batch.indices)
+            return dealt
+        }
+        for index in dealt.indices { dealt[index].reserveCapacity(batch.count / lanes + 8) }
+        batch.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                dealt[lane(of: batch[index], lanes: lanes)].append(index)
+            }
+        }
+        return dealt
+    }
+
+    /// The lane of `message` among `lanes`.
+    static func lane(of message: KafkaConsumerMessage, lanes: Int) -> Int {
+        guard let key = message.key else { return Int(UInt32(bitPattern: message.partition) % UInt32(lanes)) }
+        var hash: UInt32 = 2_166_136_261
+        for byte in key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % UInt32(lanes))
+    }
 }
 
 /// A record that could not be written: the worker stops, and the input record stays uncommitted.
