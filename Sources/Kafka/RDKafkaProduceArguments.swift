@@ -22,54 +22,22 @@ enum RDKafkaProduceArguments {
         _ body: (UnsafeBufferPointer<rd_kafka_vu_t>) -> OpaquePointer?
     ) -> OpaquePointer? {
         let headers = makeHeaders(of: record)
+        // No mutable state is captured by the closures below (a captured counter would be boxed and
+        // checked for exclusive access at run time, per record).
         let failure = withUnsafeTemporaryAllocation(of: rd_kafka_vu_t.self, capacity: maxEntries) { storage in
-            var count = 0
-            func append(_ entry: rd_kafka_vu_t) {
-                storage.initializeElement(at: count, to: entry)
-                count += 1
-            }
-            return withTopic(record.topic, handle: topicHandle) { topic in
-                append(topic)
-                if let partition = record.partition {
-                    var entry = rd_kafka_vu_t()
-                    entry.vtype = RD_KAFKA_VTYPE_PARTITION
-                    entry.u.i32 = partition
-                    append(entry)
-                }
-                var flags = rd_kafka_vu_t()
-                flags.vtype = RD_KAFKA_VTYPE_MSGFLAGS
-                flags.u.i = RD_KAFKA_MSG_F_COPY
-                append(flags)
-                var context = rd_kafka_vu_t()
-                context.vtype = RD_KAFKA_VTYPE_OPAQUE
-                context.u.ptr = opaque
-                append(context)
-                if let timestamp = record.timestampMs {
-                    var entry = rd_kafka_vu_t()
-                    entry.vtype = RD_KAFKA_VTYPE_TIMESTAMP
-                    entry.u.i64 = timestamp
-                    append(entry)
-                }
-                if let headers {
-                    var entry = rd_kafka_vu_t()
-                    entry.vtype = RD_KAFKA_VTYPE_HEADERS
-                    entry.u.headers = headers
-                    append(entry)
-                }
+            withTopic(record.topic, handle: topicHandle) { topic in
+                let fixed = writeFixedEntries(
+                    of: record, topic: topic, headers: headers, opaque: opaque, into: storage)
                 return withBytes(record.key) { key in
-                    if let key {
-                        var entry = rd_kafka_vu_t()
-                        entry.vtype = RD_KAFKA_VTYPE_KEY
-                        entry.u.mem.ptr = UnsafeMutableRawPointer(mutating: key.baseAddress)
-                        entry.u.mem.size = key.count
-                        append(entry)
-                    }
-                    return withBytes(record.value) { value in
-                        var entry = rd_kafka_vu_t()
-                        entry.vtype = RD_KAFKA_VTYPE_VALUE
-                        entry.u.mem.ptr = value.flatMap { $0.baseAddress.map(UnsafeMutableRawPointer.init(mutating:)) }
-                        entry.u.mem.size = value?.count ?? 0
-                        append(entry)
+                    withBytes(record.value) { value in
+                        var count = fixed
+                        if let key {
+                            storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_KEY, key))
+                            count += 1
+                        }
+                        let valueBytes = value ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                        storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, valueBytes))
+                        count += 1
                         return body(UnsafeBufferPointer(rebasing: storage[..<count]))
                     }
                 }
@@ -77,6 +45,58 @@ enum RDKafkaProduceArguments {
         }
         if failure != nil, let headers { rd_kafka_headers_destroy(headers) }
         return failure
+    }
+
+    /// Writes the entries before key and value (topic, partition, flags, opaque, timestamp, headers)
+    /// at the start of `storage`; returns how many.
+    private static func writeFixedEntries(
+        of record: some KafkaProducible, topic: rd_kafka_vu_t, headers: OpaquePointer?,
+        opaque: UnsafeMutableRawPointer, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>
+    ) -> Int {
+        var count = 0
+        storage.initializeElement(at: count, to: topic)
+        count += 1
+        if let partition = record.partition {
+            var entry = rd_kafka_vu_t()
+            entry.vtype = RD_KAFKA_VTYPE_PARTITION
+            entry.u.i32 = partition
+            storage.initializeElement(at: count, to: entry)
+            count += 1
+        }
+        var flags = rd_kafka_vu_t()
+        flags.vtype = RD_KAFKA_VTYPE_MSGFLAGS
+        flags.u.i = RD_KAFKA_MSG_F_COPY
+        storage.initializeElement(at: count, to: flags)
+        count += 1
+        var context = rd_kafka_vu_t()
+        context.vtype = RD_KAFKA_VTYPE_OPAQUE
+        context.u.ptr = opaque
+        storage.initializeElement(at: count, to: context)
+        count += 1
+        if let timestamp = record.timestampMs {
+            var entry = rd_kafka_vu_t()
+            entry.vtype = RD_KAFKA_VTYPE_TIMESTAMP
+            entry.u.i64 = timestamp
+            storage.initializeElement(at: count, to: entry)
+            count += 1
+        }
+        if let headers {
+            var entry = rd_kafka_vu_t()
+            entry.vtype = RD_KAFKA_VTYPE_HEADERS
+            entry.u.headers = headers
+            storage.initializeElement(at: count, to: entry)
+            count += 1
+        }
+        return count
+    }
+
+    /// A key or value entry pointing at `bytes`.
+    private static func memoryEntry(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer) -> rd_kafka_vu_t {
+        var entry = rd_kafka_vu_t()
+        entry.vtype = type
+        entry.u.mem.ptr = bytes.baseAddress.map(UnsafeMutableRawPointer.init(mutating:))
+        entry.u.mem.size = bytes.count
+        return entry
     }
 
     /// Calls `body` with the topic argument: the object `handle`, else `name` as a C string.
