@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Bounds how many input records are in flight (read, not yet fully acknowledged): the consume loop
 /// takes slots for a whole batch in ``acquire(_:)``, waiting while they are not all free, and delivery
@@ -15,11 +16,15 @@ final class InFlightLimiter: @unchecked Sendable {
     private var acquirers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var nextID: UInt64 = 0
+    private let failed = Atomic<Bool>(false)
 
     init(limit: Int) { self.limit = max(limit, 1) }
 
     /// The first failure reported, if any.
     var firstFailure: (any Error)? { lock.withLock { failure } }
+
+    /// Whether a failure was reported: a lock-free check, for loops that must stop soon after one.
+    var hasFailed: Bool { failed.load(ordering: .acquiring) }
 
     /// How many records are in flight.
     var count: Int { lock.withLock { inFlight } }
@@ -82,6 +87,7 @@ final class InFlightLimiter: @unchecked Sendable {
     func fail(_ error: any Error) {
         let waiters: [CheckedContinuation<Void, any Error>] = lock.withLock {
             if failure == nil { failure = error }
+            failed.store(true, ordering: .releasing)
             defer { acquirers.removeAll() }
             return acquirers.map(\.continuation)
         }

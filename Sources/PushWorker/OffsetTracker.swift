@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import Synchronization
 
 /// Tracks, per assigned partition, which read records have all their outputs acknowledged, and so which
 /// offset may be committed: the one after the longest run of finished records, in read order. A record
@@ -78,12 +79,25 @@ final class OffsetTracker: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var partitions: [KafkaTopicPartition: PartitionState] = [:]
+    private let changes = Atomic<UInt64>(0)
+
+    /// Counts assignments and revocations: while it has not changed since a ticket was issued, the ticket
+    /// is current (``isCurrent(_:)``) without taking the lock.
+    var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Starts tracking `assigned` partitions under `epoch`.
     func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
         condition.withLock {
             for partition in assigned { partitions[partition] = PartitionState(epoch: epoch) }
+            changes.add(1, ordering: .releasing)
         }
+    }
+
+    /// Whether `ticket`'s partition is still tracked under the ticket's assignment (being revoked
+    /// counts: its records in flight are drained). A record whose ticket is no longer current must not
+    /// be produced: its partition was revoked or lost, and its new owner reads it again.
+    func isCurrent(_ ticket: Ticket) -> Bool {
+        condition.withLock { partitions[ticket.partition]?.epoch == ticket.epoch }
     }
 
     /// Registers a read record with `outputs` records to acknowledge; `nil` when the record belongs to
@@ -178,6 +192,7 @@ final class OffsetTracker: @unchecked Sendable {
             if let offset = partitions[partition]?.committable { result.append(KafkaTopicPartitionOffset(partition, offset: offset)) }
             partitions[partition] = nil
         }
+        changes.add(1, ordering: .releasing)
         return result
     }
 

@@ -9,8 +9,8 @@ import ServiceLifecycle
 /// and commit an input offset only once every output of it, and of every earlier record of its
 /// partition, is acknowledged (at least once, SPEC section 7).
 ///
-/// Records are translated and produced in read order, so records with the same key keep their order;
-/// acknowledgements arrive asynchronously, with up to ``PushWorkerConfiguration/maxInFlightRecords``
+/// Records with the same key are translated and produced in read order, by the same lane (one lane per
+/// core), so they keep their order in every output topic; acknowledgements arrive asynchronously, with up to ``PushWorkerConfiguration/maxInFlightRecords``
 /// records in flight. On graceful shutdown it stops reading, finishes and commits what is in flight,
 /// flushes, leaves the group and returns. A fatal Kafka error or a failed delivery makes `run()` throw.
 public struct PushWorker: Service {
@@ -126,7 +126,7 @@ public struct PushWorker: Service {
                             try await process(work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
                         }
                     } catch {
-                        limiter.fail(error)  // wakes the reading stage, which then stops
+                        limiter.fail(error)  // stops the reading stage at its next batch, the other lanes at their next record
                         throw error
                     }
                 }
@@ -139,10 +139,12 @@ public struct PushWorker: Service {
                 let readAtMs = Int64(Date().timeIntervalSince1970 * 1000)
                 // Registered now, in read order; each input finishes when its last output is acknowledged
                 // (or at once when it has none): the count is only "not finished yet".
+                let generation = tracker.generation
                 let tickets = tracker.begin(batch) { _ in 1 }
                 for (lane, indices) in LaneWork.deal(batch, into: lanes.count).enumerated() where !indices.isEmpty {
                     lanes[lane].continuation.yield(
-                        LaneWork(batch: batch, indices: indices, tickets: tickets, readAtMs: readAtMs))
+                        LaneWork(
+                            batch: batch, indices: indices, tickets: tickets, generation: generation, readAtMs: readAtMs))
                 }
             }
             for lane in lanes { lane.continuation.finish() }
@@ -159,15 +161,21 @@ public struct PushWorker: Service {
     static func batchLimit(maxInFlight: Int) -> Int { max(1, min(512, maxInFlight / 2)) }
 
     /// Translates the lane's records of a batch, in read order, and produces each one's outputs right
-    /// after its translation. A record read under an earlier assignment (no ticket) is skipped: the
-    /// partition's new owner reads it again.
+    /// after its translation. A record read under an earlier assignment (no ticket), or whose partition
+    /// has been revoked or lost since, is skipped: the partition's new owner reads it again.
     private func process(
         _ work: LaneWork, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
         limiter: InFlightLimiter
     ) async throws {
         let batch = work.batch
         for index in work.indices {
-            guard let ticket = work.tickets[index] else {
+            // After a delivery failure the worker stops: no later record of a key may be written before
+            // the failed one is written again.
+            if limiter.hasFailed { throw limiter.firstFailure ?? CancellationError() }
+            // A rebalance since the batch was read may have revoked the record's partition.
+            guard let ticket = work.tickets[index],
+                tracker.generation == work.generation || tracker.isCurrent(ticket)
+            else {
                 limiter.release()
                 continue
             }
@@ -248,6 +256,8 @@ struct LaneWork: Sendable {
     let indices: [Int]
     /// The tracker's ticket of every record of `batch` (`nil`: read under an earlier assignment).
     let tickets: [OffsetTracker.Ticket?]
+    /// ``OffsetTracker/generation`` before the tickets were issued: while it is unchanged, they are current.
+    let generation: UInt64
     /// When the batch was read, in milliseconds since the epoch.
     let readAtMs: Int64
 

@@ -1,0 +1,49 @@
+import Kafka
+import Testing
+
+@testable import PushWorker
+
+@Suite("Records are dealt to lanes by key, in read order")
+struct LaneWorkTests {
+    private func message(_ offset: Int64, key: String?, partition: Int32 = 0) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(topic: "in", partition: partition, offset: offset, key: key.map { Array($0.utf8) }, value: [])
+    }
+
+    @Test(arguments: [2, 3, 8])
+    func aKeyAlwaysTakesTheSameLaneAndEachLaneKeepsReadOrder(lanes: Int) {
+        let batch = (0..<600).map { message(Int64($0), key: "user-\($0 % 37)", partition: Int32($0 % 5)) }
+        let dealt = LaneWork.deal(batch, into: lanes)
+        #expect(dealt.count == lanes)
+        #expect(dealt.flatMap { $0 }.sorted() == Array(batch.indices), "every record once")
+        for indices in dealt { #expect(indices == indices.sorted(), "read order within a lane") }
+        var laneOfKey: [[UInt8]: Int] = [:]
+        for (lane, indices) in dealt.enumerated() {
+            for index in indices {
+                let key = batch[index].key!
+                #expect(laneOfKey[key, default: lane] == lane, "key \(key) in two lanes")
+                laneOfKey[key] = lane
+            }
+        }
+        #expect(dealt.filter { !$0.isEmpty }.count == lanes, "37 keys spread over every lane")
+    }
+
+    @Test func recordsWithoutAKeyGoByPartition() {
+        let batch = (0..<40).map { message(Int64($0), key: nil, partition: Int32($0 % 4)) }
+        let dealt = LaneWork.deal(batch, into: 2)
+        for (lane, indices) in dealt.enumerated() {
+            #expect(!indices.isEmpty)
+            for index in indices { #expect(Int(batch[index].partition) % 2 == lane) }
+        }
+    }
+
+    @Test func oneLaneTakesEverything() {
+        let batch = (0..<10).map { message(Int64($0), key: "k\($0)") }
+        #expect(LaneWork.deal(batch, into: 1) == [Array(0..<10)])
+    }
+
+    @Test func theLaneOfAKeyDoesNotDependOnItsPartitionOrOffset() {
+        let a = LaneWork.lane(of: message(1, key: "same", partition: 0), lanes: 4)
+        let b = LaneWork.lane(of: message(900, key: "same", partition: 3), lanes: 4)
+        #expect(a == b)
+    }
+}
