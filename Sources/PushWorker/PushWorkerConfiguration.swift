@@ -60,15 +60,12 @@ public struct PushWorkerConfiguration: Sendable {
 
     /// Producer defaults of the worker, before ``kafkaProperties``: Java-compatible key hashing
     /// (`murmur2_random`), a record size limit that fits a dead letter of the largest accepted payload
-    /// with its headers (`pushgate-errors` alone may take about 66 KiB), and `linger.ms=20` (librdkafka's
-    /// default is 5). The worker writes to six topics, so to six times as many partitions as it reads:
-    /// librdkafka 2.0.2's broker thread visits every partition of the broker each time it wakes, and each
-    /// partition may wake it once per `linger.ms`, so with many partitions a short linger costs the
-    /// producer more CPU than the records do (README, "The pipeline").
+    /// with its headers (`pushgate-errors` alone may take about 66 KiB). `linger.ms` stays librdkafka's
+    /// (5): a longer one saves producer CPU when there are many output partitions, but caps throughput
+    /// at about `--max-in-flight` records per linger (README, "The pipeline").
     var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",
-            "linger.ms": "20",
             "message.max.bytes": String(max(1_000_000, translator.maxPayloadBytes + 256 * 1024)),
         ]
     }
