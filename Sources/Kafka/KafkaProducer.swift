@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// An idempotent Kafka producer (`acks=all`) that reports every record's delivery.
 ///
@@ -13,7 +14,8 @@ public final class KafkaProducer: Sendable {
 
     let client: RDKafkaClient
     let pollThread: PollThread
-    private let closed = Locked(false)
+    /// Set once, by ``shutdown(flushTimeout:)``; read for every record, without a lock.
+    private let closed = Atomic<Bool>(false)
     private let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
 
@@ -71,7 +73,7 @@ public final class KafkaProducer: Sendable {
     /// thread. The fast path: nothing is allocated or copied per record on the Swift side.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
     public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
-        if closed.withLock({ $0 }) { throw KafkaError.client("the producer is shut down") }
+        if closed.load(ordering: .acquiring) { throw KafkaError.client("the producer is shut down") }
         let context = Unmanaged.passRetained(receiver)
         let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
         let failure = RDKafkaProduceArguments.withArguments(record, topicHandle: topicHandle, opaque: context.toOpaque()) {
@@ -142,11 +144,8 @@ public final class KafkaProducer: Sendable {
     /// Flushes (up to `flushTimeout`), fails what is still outstanding, stops the poll thread and
     /// destroys the librdkafka handle. Calling it again does nothing.
     public func shutdown(flushTimeout: Duration = .seconds(30)) async {
-        let first = closed.withLock { isClosed in
-            defer { isClosed = true }
-            return !isClosed
-        }
-        guard first else { return }
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         do {
             try await flush(timeout: flushTimeout)
         } catch {
