@@ -54,49 +54,43 @@ enum RDKafkaProduceArguments {
         opaque: UnsafeMutableRawPointer, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>
     ) -> Int {
         var count = 0
-        storage.initializeElement(at: count, to: topic)
-        count += 1
+        put(topic, into: storage, at: &count)
         if let partition = record.partition {
-            var entry = rd_kafka_vu_t()
-            entry.vtype = RD_KAFKA_VTYPE_PARTITION
-            entry.u.i32 = partition
-            storage.initializeElement(at: count, to: entry)
-            count += 1
+            put(entry(RD_KAFKA_VTYPE_PARTITION) { $0.u.i32 = partition }, into: storage, at: &count)
         }
-        var flags = rd_kafka_vu_t()
-        flags.vtype = RD_KAFKA_VTYPE_MSGFLAGS
-        flags.u.i = RD_KAFKA_MSG_F_COPY
-        storage.initializeElement(at: count, to: flags)
-        count += 1
-        var context = rd_kafka_vu_t()
-        context.vtype = RD_KAFKA_VTYPE_OPAQUE
-        context.u.ptr = opaque
-        storage.initializeElement(at: count, to: context)
-        count += 1
+        put(entry(RD_KAFKA_VTYPE_MSGFLAGS) { $0.u.i = RD_KAFKA_MSG_F_COPY }, into: storage, at: &count)
+        put(entry(RD_KAFKA_VTYPE_OPAQUE) { $0.u.ptr = opaque }, into: storage, at: &count)
         if let timestamp = record.timestampMs {
-            var entry = rd_kafka_vu_t()
-            entry.vtype = RD_KAFKA_VTYPE_TIMESTAMP
-            entry.u.i64 = timestamp
-            storage.initializeElement(at: count, to: entry)
-            count += 1
+            put(entry(RD_KAFKA_VTYPE_TIMESTAMP) { $0.u.i64 = timestamp }, into: storage, at: &count)
         }
         if let headers {
-            var entry = rd_kafka_vu_t()
-            entry.vtype = RD_KAFKA_VTYPE_HEADERS
-            entry.u.headers = headers
-            storage.initializeElement(at: count, to: entry)
-            count += 1
+            put(entry(RD_KAFKA_VTYPE_HEADERS) { $0.u.headers = headers }, into: storage, at: &count)
         }
         return count
     }
 
-    /// A key or value entry pointing at `bytes`.
-    private static func memoryEntry(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer) -> rd_kafka_vu_t {
+    /// An entry of `type`, its value set by `fill`.
+    @inline(__always)
+    private static func entry(_ type: rd_kafka_vtype_t, _ fill: (inout rd_kafka_vu_t) -> Void) -> rd_kafka_vu_t {
         var entry = rd_kafka_vu_t()
         entry.vtype = type
-        entry.u.mem.ptr = bytes.baseAddress.map(UnsafeMutableRawPointer.init(mutating:))
-        entry.u.mem.size = bytes.count
+        fill(&entry)
         return entry
+    }
+
+    /// Writes `entry` at `count` and counts it.
+    @inline(__always)
+    private static func put(_ entry: rd_kafka_vu_t, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>, at count: inout Int) {
+        storage.initializeElement(at: count, to: entry)
+        count += 1
+    }
+
+    /// A key or value entry pointing at `bytes`.
+    private static func memoryEntry(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer) -> rd_kafka_vu_t {
+        entry(type) {
+            $0.u.mem.ptr = bytes.baseAddress.map(UnsafeMutableRawPointer.init(mutating:))
+            $0.u.mem.size = bytes.count
+        }
     }
 
     /// Calls `body` with the topic argument: the object `handle`, else `name` as a C string.

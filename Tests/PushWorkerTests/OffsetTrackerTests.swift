@@ -90,57 +90,56 @@ struct OffsetTrackerTests {
     }
 }
 
-@Suite("A ticket stays current until its partition is revoked or reassigned")
-struct OffsetTrackerCurrencyTests {
-    let partition = KafkaTopicPartition(topic: "in", partition: 0)
+extension OffsetTrackerTests {
+    @Suite("A ticket stays current until its partition is revoked or reassigned")
+    struct Currency {
+        let partition = OffsetTrackerTests().partition
+        func message(_ offset: Int64, epoch: UInt64 = 1) -> KafkaConsumerMessage { OffsetTrackerTests().message(offset, epoch: epoch) }
 
-    func message(_ offset: Int64, epoch: UInt64 = 1) -> KafkaConsumerMessage {
-        KafkaConsumerMessage(topic: "in", partition: 0, offset: offset, key: nil, value: [], assignmentEpoch: epoch)
-    }
-
-    @Test func aRevokedPartitionsTicketIsNoLongerCurrent() throws {
-        let tracker = OffsetTracker()
-        tracker.assign([partition], epoch: 1)
-        let generation = tracker.generation
-        let ticket = try #require(tracker.begin(message(3), outputs: 1))
-        #expect(tracker.isCurrent(ticket))
-        #expect(tracker.generation == generation, "registering records changes nothing")
-        _ = tracker.revoke([partition], waitingUpTo: .zero)
-        #expect(tracker.generation != generation)
-        #expect(!tracker.isCurrent(ticket))
-    }
-
-    @Test func aTicketOfAnEarlierAssignmentIsNotCurrent() throws {
-        let tracker = OffsetTracker()
-        tracker.assign([partition], epoch: 1)
-        let stale = try #require(tracker.begin(message(3), outputs: 1))
-        let generation = tracker.generation
-        tracker.assign([partition], epoch: 2)
-        #expect(tracker.generation != generation)
-        #expect(!tracker.isCurrent(stale))
-        let current = try #require(tracker.begin(message(3, epoch: 2), outputs: 1))
-        #expect(tracker.isCurrent(current))
-    }
-
-    /// While a revocation waits for the partition's records in flight, they stay current, so that lanes
-    /// can finish them and the revocation commit them.
-    @Test func aTicketBeingDrainedStaysCurrent() async throws {
-        let tracker = OffsetTracker()
-        tracker.assign([partition], epoch: 1)
-        let ticket = try #require(tracker.begin(message(7), outputs: 1))
-        let started = ContinuousClock.now
-        let revocation = Task.detached { tracker.revoke([self.partition], waitingUpTo: .seconds(30)) }
-        // Probe records are refused once the revocation has begun; those registered before are finished.
-        var next: Int64 = 8
-        while let probe = tracker.begin(message(next), outputs: 1) {
-            tracker.finish([probe])
-            next += 1
-            await Task.yield()
+        @Test func aRevokedPartitionsTicketIsNoLongerCurrent() throws {
+            let tracker = OffsetTracker()
+            tracker.assign([partition], epoch: 1)
+            let generation = tracker.generation
+            let ticket = try #require(tracker.begin(message(3), outputs: 1))
+            #expect(tracker.isCurrent(ticket))
+            #expect(tracker.generation == generation, "registering records changes nothing")
+            _ = tracker.revoke([partition], waitingUpTo: .zero)
+            #expect(tracker.generation != generation)
+            #expect(!tracker.isCurrent(ticket))
         }
-        #expect(tracker.isCurrent(ticket))
-        tracker.finish([ticket])
-        #expect(await revocation.value == [KafkaTopicPartitionOffset(partition, offset: next)])
-        #expect(ContinuousClock.now - started < .seconds(15), "the revocation ended when its last record finished, not at its timeout")
-        #expect(!tracker.isCurrent(ticket))
+
+        @Test func aTicketOfAnEarlierAssignmentIsNotCurrent() throws {
+            let tracker = OffsetTracker()
+            tracker.assign([partition], epoch: 1)
+            let stale = try #require(tracker.begin(message(3), outputs: 1))
+            let generation = tracker.generation
+            tracker.assign([partition], epoch: 2)
+            #expect(tracker.generation != generation)
+            #expect(!tracker.isCurrent(stale))
+            let current = try #require(tracker.begin(message(3, epoch: 2), outputs: 1))
+            #expect(tracker.isCurrent(current))
+        }
+
+        /// While a revocation waits for the partition's records in flight, they stay current, so that lanes
+        /// can finish them and the revocation commit them.
+        @Test func aTicketBeingDrainedStaysCurrent() async throws {
+            let tracker = OffsetTracker()
+            tracker.assign([partition], epoch: 1)
+            let ticket = try #require(tracker.begin(message(7), outputs: 1))
+            let started = ContinuousClock.now
+            let revocation = Task.detached { tracker.revoke([self.partition], waitingUpTo: .seconds(30)) }
+            // Probe records are refused once the revocation has begun; those registered before are finished.
+            var next: Int64 = 8
+            while let probe = tracker.begin(message(next), outputs: 1) {
+                tracker.finish([probe])
+                next += 1
+                await Task.yield()
+            }
+            #expect(tracker.isCurrent(ticket))
+            tracker.finish([ticket])
+            #expect(await revocation.value == [KafkaTopicPartitionOffset(partition, offset: next)])
+            #expect(ContinuousClock.now - started < .seconds(15), "the revocation ended when its last record finished, not at its timeout")
+            #expect(!tracker.isCurrent(ticket))
+        }
     }
 }
