@@ -10,9 +10,10 @@ import ServiceLifecycle
 /// partition, is acknowledged (at least once, SPEC section 7).
 ///
 /// Records with the same key are translated and produced in read order, by the same lane (one lane per
-/// core), so they keep their order in every output topic; acknowledgements arrive asynchronously, with up to ``PushWorkerConfiguration/maxInFlightRecords``
-/// records in flight. On graceful shutdown it stops reading, finishes and commits what is in flight,
-/// flushes, leaves the group and returns. A fatal Kafka error or a failed delivery makes `run()` throw.
+/// core), so they keep their order in every output topic; acknowledgements arrive asynchronously, with
+/// up to ``PushWorkerConfiguration/maxInFlightRecords`` records in flight. On graceful shutdown it stops
+/// reading, finishes and commits what is in flight, flushes, leaves the group and returns. A fatal Kafka
+/// error or a failed delivery makes `run()` throw.
 public struct PushWorker: Service {
     private let configuration: PushWorkerConfiguration
     let logger: Logger
@@ -123,10 +124,12 @@ public struct PushWorker: Service {
                     do {
                         for await work in lane.stream {
                             try Task.checkCancellation()
-                            try await process(work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
+                            try await process(
+                                work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
                         }
                     } catch {
-                        limiter.fail(error)  // stops the reading stage at its next batch, the other lanes at their next record
+                        // Stops the reading stage at its next batch, the other lanes at their next record.
+                        limiter.fail(error)
                         throw error
                     }
                 }
@@ -183,7 +186,8 @@ public struct PushWorker: Service {
             let translation = translator.translation(of: InputRecord(batch[index]), readAtMs: work.readAtMs)
             metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
             report(translation)
-            try await produce(batch, at: index, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
+            try await produce(
+                batch, at: index, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
         }
     }
 

@@ -94,7 +94,9 @@ extension OffsetTrackerTests {
     @Suite("A ticket stays current until its partition is revoked or reassigned")
     struct Currency {
         let partition = OffsetTrackerTests().partition
-        func message(_ offset: Int64, epoch: UInt64 = 1) -> KafkaConsumerMessage { OffsetTrackerTests().message(offset, epoch: epoch) }
+        func message(_ offset: Int64, epoch: UInt64 = 1) -> KafkaConsumerMessage {
+            OffsetTrackerTests().message(offset, epoch: epoch)
+        }
 
         @Test func aRevokedPartitionsTicketIsNoLongerCurrent() throws {
             let tracker = OffsetTracker()
@@ -138,7 +140,9 @@ extension OffsetTrackerTests {
             #expect(tracker.isCurrent(ticket))
             tracker.finish([ticket])
             #expect(await revocation.value == [KafkaTopicPartitionOffset(partition, offset: next)])
-            #expect(ContinuousClock.now - started < .seconds(15), "the revocation ended when its last record finished, not at its timeout")
+            #expect(
+                ContinuousClock.now - started < .seconds(15),
+                "the revocation ended when its last record finished, not at its timeout")
             #expect(!tracker.isCurrent(ticket))
         }
     }
