@@ -13,29 +13,41 @@ import CRdKafka
 /// check. Past ``maxKept`` topics, records of further topics are produced by name.
 ///
 /// `@unchecked Sendable` is safe because the list is only read or changed under `lock`, and the objects
-/// themselves are thread-safe librdkafka handles.
+/// themselves are thread-safe librdkafka handles. A record handed over while the producer is being shut
+/// down may still meet a destroyed object, as it may meet the destroyed client: ``KafkaProducer`` refuses
+/// records once shutdown has begun, and the worker produces none after it.
 final class RDKafkaTopicHandles: @unchecked Sendable {
     /// The most topic objects kept; more would make the search cost more than librdkafka's lookup.
     static let maxKept = 32
 
-    private let lock = Locked<[(name: String, handle: OpaquePointer)]>([])
+    private struct State {
+        var entries: [(name: String, handle: OpaquePointer)] = []
+        var destroyed = false
+    }
+
+    private let lock = Locked(State())
 
     /// The object of `topic` in `client`, made on first use; `nil` when librdkafka refuses the name (the
-    /// record is then produced by name, and librdkafka reports why) or too many are kept already.
+    /// record is then produced by name, and librdkafka reports why), too many are kept already, or the
+    /// objects have been given back (``destroyAll()``).
     func handle(for topic: String, in client: OpaquePointer) -> OpaquePointer? {
-        lock.withLock { entries in
-            for entry in entries where entry.name == topic { return entry.handle }
-            guard entries.count < Self.maxKept, let handle = rd_kafka_topic_new(client, topic, nil) else { return nil }
-            entries.append((topic, handle))
+        lock.withLock { state in
+            for entry in state.entries where entry.name == topic { return entry.handle }
+            guard !state.destroyed, state.entries.count < Self.maxKept,
+                let handle = rd_kafka_topic_new(client, topic, nil)
+            else { return nil }
+            state.entries.append((topic, handle))
             return handle
         }
     }
 
-    /// Gives every object back to librdkafka; called once, before the client is destroyed.
+    /// Gives every object back to librdkafka; called once, before the client is destroyed. No object is
+    /// made afterwards.
     func destroyAll() {
-        lock.withLock { entries in
-            for entry in entries { rd_kafka_topic_destroy(entry.handle) }
-            entries.removeAll()
+        lock.withLock { state in
+            for entry in state.entries { rd_kafka_topic_destroy(entry.handle) }
+            state.entries.removeAll()
+            state.destroyed = true
         }
     }
 }

@@ -38,6 +38,17 @@ struct RDKafkaTopicHandlesTests {
         #expect(handles.handle(for: "topic-0", in: client.handle) != nil, "kept objects stay")
     }
 
+    @Test func noObjectIsMadeOnceTheyAreGivenBack() throws {
+        let client = try producerClient()
+        defer { client.destroy() }
+        let handles = RDKafkaTopicHandles()
+        #expect(handles.handle(for: "push.apns", in: client.handle) != nil)
+        handles.destroyAll()
+        #expect(handles.handle(for: "push.apns", in: client.handle) == nil)
+        #expect(handles.handle(for: "push.fcm", in: client.handle) == nil)
+        handles.destroyAll()  // a second call does nothing
+    }
+
     @Test func anInvalidNameGetsNoObject() throws {
         let client = try producerClient()
         defer { client.destroy() }
