@@ -5,8 +5,9 @@
 
 `pushgate bench pipeline` compares the worker with baselines; this compares two (or more) builds of the
 worker itself, which on a shared 2-core VM only works in the same window: absolute figures drift by 20%
-within an hour here. One `pushgate broker` (of the first variant) holds the bench payload mix (the same
-kinds and shares as `bench translate`, keys user-0..999, one header); each run starts each variant in
+within an hour here. One `pushgate broker` (of the first variant) holds the bench payload mix (printed by
+`pushgate bench mix` of the last variant, or of --mix-from: the payloads of `bench translate` and `bench
+pipeline`; keys user-0..999, one header); each run starts each variant in
 turn (the order rotates) with a fresh consumer group, and reads, from /proc, its CPU time between the
 first offset commit and the commit of the whole input ("steady": the group join and the start are left
 out), divided by the records committed in between, and its peak RSS. confluent-kafka is the observer.
@@ -20,36 +21,14 @@ import time
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 
-WORDS = ["flash", "sale", "order", "shipped", "today", "your", "basket", "deal", "é", "news"]
-SCHEDULE = ["alert"] * 55 + ["actions"] * 25 + ["carousel"] * 8 + ["card"] * 7 + ["invalid"] * 5
-
-
-def text(index, count):
-    return " ".join(WORDS[(index * 31 + k * 7) % len(WORDS)] for k in range(count))
-
-
-def payload(kind, i):
-    common = ('"id":"bench-%d","message":{"title":"%s","body":"%s","priority":"%s","ttl":%d},'
-              '"data":{"order_id":"ord-%d","amount":%d.50,"tags":["a","b"],"deep_link":"myapp://orders/%d"},'
-              '"collapse_id":"c-%d"' % (i, text(i, 5), text(i + 1, 18), "high" if i % 3 == 0 else "normal",
-                                        3600 + i % 1000, i, i % 500, i, i % 97))
-    if kind == "alert":
-        return ('{%s,"custom":{"ios_badge":%d,"ios_sound":"default","ios_category":"ORDER","ios_mutable_content":true},'
-                '"action":{"type":"url","value":"https://shop.example.com/o/%d"},"thread_id":"orders"}' % (common, i % 9, i))
-    if kind == "actions":
-        return ('{%s,"custom":{"ios_badge":1,"ios_sound":"chime.caf"},"actions":[{"type":"url","name":"View",'
-                '"value":"https://shop.example.com/o/%d"},{"type":"dial","name":"Call","value":"+1 555 0100"}],'
-                '"expandable":{"type":"text","value":"%s"}}' % (common, i, text(i, 12)))
-    if kind == "carousel":
-        return ('{%s,"carousel":{"mode":"manual","items":[{"image":"https://cdn.example.com/%d/1.jpg","text":"One"},'
-                '{"image":"https://cdn.example.com/%d/2.jpg","text":"Two"},{"image":"https://cdn.example.com/%d/3.jpg"}],'
-                '"colors":{"title":"#FF5733","background":"FFFFFF"}}}' % (common, i, i, i))
-    if kind == "card":
-        return ('{%s,"card":{"size":"medium","campaign":"c%d","backdrop_color":"#332D2DF0","hero":{"height":0.4,'
-                '"background":{"type":"image","url":"https://cdn.example.com/h%d.png"}},"body":{"background":'
-                '{"type":"color","color":"#FFFFFF"},"content":{"text":"%s","size":14}},"actions":{"buttons":'
-                '[{"content":{"text":"Yes"},"url":"https://shop.example.com/y"}]}}}' % (common, i, i, text(i, 8)))
-    return '{%s,"custom":{"ios_badge":-%d,"ios_sound":""},"actions":[]}' % (common, i % 9 + 1)
+def payload_mix(binary, count):
+    """The bench payload mix, from the binary itself (`pushgate bench mix`): the same payloads as `bench
+    translate` and `bench pipeline`, one per line."""
+    out = subprocess.run([binary, "bench", "mix", "--count", str(count)], check=True, capture_output=True).stdout
+    lines = out.split(b"\n")[:count]
+    if len(lines) != count:
+        raise SystemExit(f"{binary} bench mix gave {len(lines)} of {count} payloads")
+    return lines
 
 
 def proc_cpu_seconds(pid):
@@ -90,7 +69,10 @@ def measure(binary, bootstrap, group, partitions, total, max_in_flight):
         worker.wait(60)
     if first is None or committed < total:
         raise SystemExit(f"{binary}: {committed} of {total} committed in 300 s")
-    return (cpu - first[0]) / max(committed - first[1], 1) * 1e6, rss
+    if committed - first[1] < total // 4:
+        raise SystemExit(f"{binary}: the first commit already covered {first[1]} of {total} records, too few are"
+                         " left to measure: raise --records")
+    return (cpu - first[0]) / (committed - first[1]) * 1e6, rss
 
 
 def main():
@@ -100,17 +82,20 @@ def main():
     parser.add_argument("--partitions", type=int, default=32)
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--max-in-flight", type=int, default=4000)
+    parser.add_argument("--mix-from", metavar="BINARY",
+                        help="the pushgate binary that prints the payload mix (default: the last variant's)")
     args = parser.parse_args()
     variants = [entry.split("=", 1) for entry in args.variant]
     broker = subprocess.Popen([variants[0][1], "broker", "--partitions", str(args.partitions)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     bootstrap = broker.stdout.readline().strip()
     try:
+        payloads = payload_mix(args.mix_from or variants[-1][1], args.records)
         producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
         for i in range(args.records):
             while True:
                 try:
-                    producer.produce("push.unified", payload(SCHEDULE[(i * 37) % len(SCHEDULE)], i).encode(),
+                    producer.produce("push.unified", payloads[i],
                                      key=b"user-%d" % (i % 1000), headers=[("trace-id", b"t%d" % i)])
                     break
                 except BufferError:
