@@ -266,7 +266,8 @@ struct LaneWork: Sendable {
     let readAtMs: Int64
 
     /// The indices of `batch` for each of `lanes` lanes, in read order: records with the same key share
-    /// a lane (an FNV-1a hash of the key); records without a key go by partition.
+    /// a lane (an FNV-1a hash of the key); records without a key, which have no order to keep (their
+    /// outputs go to random partitions), take the lanes in turn.
     static func deal(_ batch: [KafkaConsumerMessage], into lanes: Int) -> [[Int]] {
         var dealt = [[Int]](repeating: [], count: lanes)
         guard lanes > 1 else {
@@ -276,15 +277,15 @@ struct LaneWork: Sendable {
         for index in dealt.indices { dealt[index].reserveCapacity(batch.count / lanes + 8) }
         batch.withUnsafeBufferPointer { batch in
             for index in batch.indices {
-                dealt[lane(of: batch[index], lanes: lanes)].append(index)
+                dealt[lane(of: batch[index], at: index, lanes: lanes)].append(index)
             }
         }
         return dealt
     }
 
-    /// The lane of `message` among `lanes`.
-    static func lane(of message: KafkaConsumerMessage, lanes: Int) -> Int {
-        guard let key = message.key else { return Int(UInt32(bitPattern: message.partition) % UInt32(lanes)) }
+    /// The lane of `message`, at `index` of its batch, among `lanes`.
+    static func lane(of message: KafkaConsumerMessage, at index: Int, lanes: Int) -> Int {
+        guard let key = message.key else { return index % lanes }
         var hash: UInt32 = 2_166_136_261
         for byte in key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return Int(hash % UInt32(lanes))
