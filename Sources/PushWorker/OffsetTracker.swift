@@ -109,13 +109,8 @@ final class OffsetTracker: @unchecked Sendable {
     /// Registers read records, in order, each with its count of outputs, under one lock; each ticket as
     /// ``begin(_:outputs:)`` gives it.
     func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
-        begin(messages, messages.indices, outputs: outputs)
-    }
-
-    /// Registers `messages[range]` like ``begin(_:outputs:)``; `outputs` is given indices of `messages`.
-    func begin(_ messages: [KafkaConsumerMessage], _ range: Range<Int>, outputs: (Int) -> Int) -> [Ticket?] {
         messages.withUnsafeBufferPointer { messages in
-            condition.withLock { range.map { beginLocked(messages[$0], outputs: outputs($0)) } }
+            condition.withLock { messages.indices.map { beginLocked(messages[$0], outputs: outputs($0)) } }
         }
     }
 
