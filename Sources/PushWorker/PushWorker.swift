@@ -175,10 +175,7 @@ public struct PushWorker: Service {
             // After a delivery failure the worker stops: no later record of a key may be written before
             // the failed one is written again.
             if limiter.hasFailed { throw limiter.firstFailure ?? CancellationError() }
-            // A rebalance since the batch was read may have revoked the record's partition.
-            guard let ticket = work.tickets[index],
-                tracker.generation == work.generation || tracker.isCurrent(ticket)
-            else {
+            guard let ticket = work.currentTicket(at: index, in: tracker) else {
                 limiter.release()
                 continue
             }
@@ -264,6 +261,14 @@ struct LaneWork: Sendable {
     let generation: UInt64
     /// When the batch was read, in milliseconds since the epoch.
     let readAtMs: Int64
+
+    /// The ticket of `batch[index]` if its record is still to be produced: `nil` when it was read under an
+    /// earlier assignment, or when a rebalance since the batch was read revoked its partition (the lock is
+    /// taken only after a rebalance).
+    func currentTicket(at index: Int, in tracker: OffsetTracker) -> OffsetTracker.Ticket? {
+        guard let ticket = tickets[index] else { return nil }
+        return tracker.generation == generation || tracker.isCurrent(ticket) ? ticket : nil
+    }
 
     /// The indices of `batch` for each of `lanes` lanes, in read order: records with the same key share
     /// a lane (an FNV-1a hash of the key); records without a key, which have no order to keep (their

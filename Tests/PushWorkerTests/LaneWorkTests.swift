@@ -46,4 +46,28 @@ struct LaneWorkTests {
         let b = LaneWork.lane(of: message(900, key: "same", partition: 3), at: 7, lanes: 4)
         #expect(a == b)
     }
+
+    /// A lane skips a record whose partition a rebalance revoked after the batch was read: its new owner
+    /// reads it again.
+    @Test func aRecordOfARevokedPartitionIsNotProduced() {
+        let tracker = OffsetTracker()
+        let first = KafkaTopicPartition(topic: "in", partition: 0)
+        let second = KafkaTopicPartition(topic: "in", partition: 1)
+        tracker.assign([first, second], epoch: 1)
+        let batch = [
+            KafkaConsumerMessage(topic: "in", partition: 0, offset: 5, key: nil, value: [], assignmentEpoch: 1),
+            KafkaConsumerMessage(topic: "in", partition: 1, offset: 9, key: nil, value: [], assignmentEpoch: 1),
+            KafkaConsumerMessage(topic: "in", partition: 1, offset: 10, key: nil, value: [], assignmentEpoch: 0),
+        ]
+        let generation = tracker.generation
+        let work = LaneWork(
+            batch: batch, indices: [0, 1, 2], tickets: tracker.begin(batch) { _ in 1 }, generation: generation,
+            readAtMs: 0)
+        #expect(work.currentTicket(at: 0, in: tracker) != nil)
+        #expect(work.currentTicket(at: 1, in: tracker) != nil)
+        #expect(work.currentTicket(at: 2, in: tracker) == nil, "read under an earlier assignment")
+        _ = tracker.revoke([first], waitingUpTo: .zero)
+        #expect(work.currentTicket(at: 0, in: tracker) == nil, "partition 0 was revoked")
+        #expect(work.currentTicket(at: 1, in: tracker)?.offset == 9, "partition 1 is still assigned")
+    }
 }
