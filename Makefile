@@ -71,6 +71,7 @@ test: deps
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
+	$(PYTHON) scripts/check_bench_pipeline.py $(BIN)
 	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)

@@ -11,15 +11,29 @@ import ServiceLifecycle
 /// acknowledged, every ``PushWorkerConfiguration/commitInterval``) and the same graceful shutdown.
 /// `pushgate bench pipeline` compares the two.
 public struct Passthrough: Service {
+    /// The records a passthrough writes for each input.
+    public enum Outputs: Sendable {
+        /// The input record, key, value and headers unchanged, to this topic.
+        case unchanged(topic: String)
+        /// The records this gives for the input (for a benchmark: the worker's outputs without
+        /// translating, `pushgate bench pipeline`'s `floor`).
+        case fannedOut(@Sendable (KafkaConsumerMessage) -> [KafkaProducerMessage])
+    }
+
     private let configuration: PushWorkerConfiguration
-    private let outputTopic: String
+    private let outputs: Outputs
     private let logger: Logger
 
     /// Creates a passthrough reading `configuration.inputTopic` and writing to `outputTopic`; the
     /// translator settings of `configuration` are ignored except for the producer's record size limit.
     public init(configuration: PushWorkerConfiguration, outputTopic: String, logger: Logger) {
+        self.init(configuration: configuration, outputs: .unchanged(topic: outputTopic), logger: logger)
+    }
+
+    /// Creates a passthrough reading `configuration.inputTopic` and writing `outputs` of each input.
+    public init(configuration: PushWorkerConfiguration, outputs: Outputs, logger: Logger) {
         self.configuration = configuration
-        self.outputTopic = outputTopic
+        self.outputs = outputs
         self.logger = logger
     }
 
@@ -68,14 +82,37 @@ public struct Passthrough: Service {
                     continue
                 }
                 let message = batch[index]
-                let output = KafkaProducerMessage(
-                    topic: outputTopic, key: message.key, value: message.value, headers: message.headers)
-                let delivery = InputDelivery(
-                    input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
-                if try !producer.produceIfRoom(output, to: delivery) {
-                    try await producer.produceWhenQueued(output, to: delivery)
+                switch outputs {
+                case .unchanged(let topic):
+                    let output = KafkaProducerMessage(
+                        topic: topic, key: message.key, value: message.value, headers: message.headers)
+                    let delivery = InputDelivery(
+                        input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
+                    if try !producer.produceIfRoom(output, to: delivery) {
+                        try await producer.produceWhenQueued(output, to: delivery)
+                    }
+                case .fannedOut(let records):
+                    let records = records(message)
+                    guard !records.isEmpty else {
+                        tracker.finish([ticket])
+                        limiter.release()
+                        continue
+                    }
+                    try await produce(records, of: message, ticket: ticket, deliveries: deliveries)
                 }
             }
+        }
+    }
+
+    /// Writes `records` (at least one) for `input`.
+    private func produce(
+        _ records: [KafkaProducerMessage], of input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket,
+        deliveries: DeliveryContext
+    ) async throws {
+        let delivery = InputDelivery(
+            input: input, ticket: ticket, outputs: records.count, tally: ProducedTally(), context: deliveries)
+        for record in records where try !deliveries.producer.produceIfRoom(record, to: delivery) {
+            try await deliveries.producer.produceWhenQueued(record, to: delivery)
         }
     }
 }

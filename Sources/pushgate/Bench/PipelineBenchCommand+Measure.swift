@@ -12,6 +12,8 @@ struct MeasureContext: Sendable {
     let inputEnds: [Int32: Int64]
     let properties: [String: String]
     let logger: Logger
+    /// The broker when the benchmark started it: its CPU time is read too.
+    let broker: PipelineChildProcess?
 }
 
 extension PipelineBenchCommand {
@@ -27,7 +29,7 @@ extension PipelineBenchCommand {
             case .worker:
                 ["run", "--bootstrap-servers", context.servers, "--group-id", groupId, "--input-topic", Self.inputTopic,
                  "--max-in-flight", String(maxInFlight), "--log-level", "error"] + flags
-            case .passthrough, .raw:
+            case .passthrough, .raw, .floor:
                 ["bench", "contender", contender.rawValue, "--bootstrap-servers", context.servers, "--group-id", groupId,
                  "--input-topic", Self.inputTopic, "--output-topic", contender.outputTopics[0],
                  "--max-in-flight", String(maxInFlight)] + flags
@@ -76,6 +78,7 @@ extension PipelineBenchCommand {
         var lastPoll = clock.now
         var start: ContinuousClock.Instant?
         var cpuAtStart = 0.0
+        var brokerCPUAtStart = Double.nan
         var writtenAt: ContinuousClock.Instant?
         var written = 0
         while true {
@@ -90,6 +93,7 @@ extension PipelineBenchCommand {
                 if start == nil, written > 0 {
                     start = lastPoll + (now - lastPoll) / 2
                     cpuAtStart = child.cpuSeconds() ?? .nan
+                    brokerCPUAtStart = context.broker?.cpuSeconds() ?? .nan
                 }
                 if written >= expectedOutputs { writtenAt = lastPoll + (now - lastPoll) / 2 }
             }
@@ -99,11 +103,12 @@ extension PipelineBenchCommand {
                 if context.inputEnds.allSatisfy({ (committed[$0.key] ?? nil) == $0.value }) {
                     let end = lastPoll + (now - lastPoll) / 2
                     let cpu = child.cpuSeconds() ?? .nan
+                    let brokerCPU = context.broker?.cpuSeconds() ?? .nan
                     return Measurement(
                         records: records, outputs: written, seconds: Self.seconds(end - start),
                         writtenSeconds: Self.seconds(writtenAt - start), cpuSeconds: cpu,
                         windowCPUSeconds: cpu - cpuAtStart, peakResidentBytes: child.peakResidentBytes() ?? 0,
-                        countsBefore: before)
+                        brokerWindowCPUSeconds: brokerCPU - brokerCPUAtStart, countsBefore: before)
                 }
                 lastPoll = now
             } else {
@@ -125,7 +130,7 @@ extension PipelineBenchCommand {
 
 /// What a run compares.
 enum Contender: String, CaseIterable, ExpressibleByArgument {
-    case worker, passthrough, raw
+    case worker, passthrough, raw, floor
 
     /// The topics the baselines write to, created by the benchmark's broker.
     static let passthroughTopics = ["bench.passthrough", "bench.raw"]
@@ -133,7 +138,7 @@ enum Contender: String, CaseIterable, ExpressibleByArgument {
     /// Where the contender writes.
     var outputTopics: [String] {
         switch self {
-        case .worker:
+        case .worker, .floor:
             let translator = TranslatorConfiguration()
             return OutputFormat.allCases.map { translator.topic(for: $0) } + [translator.deadLetterTopic]
         case .passthrough: return ["bench.passthrough"]

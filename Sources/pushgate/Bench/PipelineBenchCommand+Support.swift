@@ -37,21 +37,15 @@ extension PipelineBenchCommand {
                 properties: ["partitioner": "murmur2_random", "linger.ms": "20"].merging(properties) { $1 }),
             logger: logger)
         let translator = Translator(configuration: configuration)
-        let schedule = PayloadMix.Kind.allCases.flatMap { Array(repeating: $0, count: $0.share) }
         let failures = FailureCount()
         var bytes = 0
         var expectedOutputs = 0
         do {
             for index in 0..<count {
-                let value = Array(PayloadMix.payload(schedule[(index &* 37) % schedule.count], index).utf8)
-                let key = Array("user-\(index)".utf8)
-                let header = KafkaHeader(name: "trace-id", value: Array("t\(index)".utf8))
-                bytes += value.count
-                let record = InputRecord(
-                    topic: topic, partition: 0, offset: Int64(index), key: key, value: value,
-                    headers: [RecordHeader(name: header.name, bytes: header.value)], timestampMs: 0)
-                expectedOutputs += translator.translate(record, readAtMs: 0).count
-                try await producer.produceWhenQueued(KafkaProducerMessage(topic: topic, key: key, value: value, headers: [header])) { result in
+                let record = BenchInput.record(index, topic: topic)
+                bytes += record.value.count
+                expectedOutputs += translator.translate(BenchInput.inputRecord(record, offset: Int64(index)), readAtMs: 0).count
+                try await producer.produceWhenQueued(record) { result in
                     if case .failure(let error) = result { failures.record(error) }
                 }
             }
@@ -83,6 +77,9 @@ struct Measurement {
     var windowCPUSeconds: Double
     /// The contender process's peak resident set size, in bytes.
     var peakResidentBytes: Int
+    /// CPU time of the broker process in the `seconds` window: serving this contender (and the
+    /// benchmark's progress polls). NaN when the broker is not the benchmark's subprocess.
+    var brokerWindowCPUSeconds: Double = .nan
     /// Record counts of the output topics before the run.
     var countsBefore: [String: Int64] = [:]
 
@@ -91,15 +88,22 @@ struct Measurement {
     var outputsPerSecond: Double { Double(outputs) / writtenSeconds }
     var cpuMicrosecondsPerRecord: Double { cpuSeconds / Double(records) * 1e6 }
     var coresBusy: Double { windowCPUSeconds / seconds }
+    /// The broker's CPU per input record in the window.
+    var brokerMicrosecondsPerRecord: Double { brokerWindowCPUSeconds / Double(records) * 1e6 }
+    /// Cores kept busy by the contender and the broker together in the window: on a machine of two
+    /// cores, near 2 means the machine, not the contender's design, sets the pace.
+    var machineCoresBusy: Double { (windowCPUSeconds + brokerWindowCPUSeconds) / seconds }
 
     static let header =
         "run  contender     written s  committed s  in rec/s (written)  outputs/s  cpu us/input  cores  peak RSS MB"
+        + "  broker us/input  both cores"
 
     func row(_ run: String, _ contender: Contender) -> String {
         run.padding(toLength: 5, withPad: " ", startingAt: 0) + contender.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             + String(format: "%10.3f  %11.3f  %18.0f  %9.0f  %12.1f  %5.2f  %11.0f",
                      writtenSeconds, seconds, writtenRecordsPerSecond, outputsPerSecond, cpuMicrosecondsPerRecord,
                      coresBusy, Double(peakResidentBytes) / 1e6)
+            + String(format: "  %15.1f  %10.2f", brokerMicrosecondsPerRecord, machineCoresBusy)
     }
 
     /// The median of each figure (the lower middle for an even count).
@@ -115,7 +119,8 @@ struct Measurement {
             seconds: seconds, writtenSeconds: middle(measurements.map(\.writtenSeconds)),
             cpuSeconds: middle(measurements.map(\.cpuSeconds)),
             windowCPUSeconds: middle(measurements.map(\.coresBusy)) * seconds,
-            peakResidentBytes: Int(middle(measurements.map { Double($0.peakResidentBytes) })))
+            peakResidentBytes: Int(middle(measurements.map { Double($0.peakResidentBytes) })),
+            brokerWindowCPUSeconds: middle(measurements.map(\.brokerWindowCPUSeconds)))
     }
 }
 

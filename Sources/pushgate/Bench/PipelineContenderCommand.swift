@@ -19,9 +19,12 @@ struct PipelineContenderCommand: AsyncParsableCommand {
         case passthrough
         /// ``RawPassthrough``: librdkafka consume → produce, no discipline.
         case raw
+        /// ``Passthrough`` writing the worker's outputs of each bench input without translating
+        /// (``FloorOutputs``): the worker's Kafka traffic, translation free.
+        case floor
     }
 
-    @Argument(help: "passthrough or raw.")
+    @Argument(help: "passthrough, raw or floor.")
     var kind: Kind
 
     @Option(help: "Kafka bootstrap servers.")
@@ -52,7 +55,7 @@ struct PipelineContenderCommand: AsyncParsableCommand {
         }
         let service: any Service
         switch kind {
-        case .passthrough:
+        case .passthrough, .floor:
             var configuration = PushWorkerConfiguration(
                 bootstrapServers: bootstrapServers, inputTopic: inputTopic, kafkaProperties: properties,
                 maxInFlightRecords: maxInFlight)
@@ -62,7 +65,13 @@ struct PipelineContenderCommand: AsyncParsableCommand {
                 bootstrapServers: bootstrapServers, properties: KafkaPropertyScope.properties(properties, for: .producer),
                 timeout: .seconds(10), logger: logger)
             if cluster.isLibrdkafkaMock { _ = configuration.keepOneProduceRequestInFlight() }
-            service = Passthrough(configuration: configuration, outputTopic: outputTopic, logger: logger)
+            if kind == .floor {
+                let floor = FloorOutputs(configuration: configuration.translator, inputTopic: inputTopic)
+                service = Passthrough(
+                    configuration: configuration, outputs: .fannedOut { floor.outputs(forKey: $0.key) }, logger: logger)
+            } else {
+                service = Passthrough(configuration: configuration, outputTopic: outputTopic, logger: logger)
+            }
         case .raw:
             service = RawPassthroughService(
                 passthrough: try RawPassthrough(
