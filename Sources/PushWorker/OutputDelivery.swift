@@ -26,9 +26,11 @@ final class DeliveryContext: Sendable {
 /// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
 /// which all run on the producer's one poll thread.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
-    /// The input alone, not the read batch it came in: a record whose outputs wait (a broker down) must
-    /// not keep the other records of its batch in memory.
-    private let input: KafkaConsumerMessage
+    /// The input as it was translated, to translate a replacement from (`nil` for the passthrough,
+    /// which has none to write). The input alone, not the read batch it came in: a record whose outputs
+    /// wait (a broker down) must not keep the other records of its batch in memory.
+    private let input: InputRecord?
+    private let inputTimestampMs: Int64?
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
     private var remaining: Int
@@ -36,10 +38,24 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
     init(
-        input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
-        context: DeliveryContext
+        input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext
     ) {
         self.input = input
+        self.inputTimestampMs = input.timestampMs
+        self.ticket = ticket
+        self.context = context
+        self.remaining = outputs
+        self.tally = tally
+    }
+
+    /// The delivery of `outputs` of an input read with `inputTimestampMs`, with no replacement to
+    /// translate when a record is refused (the passthrough).
+    init(
+        inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
+        context: DeliveryContext
+    ) {
+        self.input = nil
+        self.inputTimestampMs = inputTimestampMs
         self.ticket = ticket
         self.context = context
         self.remaining = outputs
@@ -49,7 +65,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     override func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
             remaining -= 1
-            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs) }
+            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: inputTimestampMs) }
             return
         }
         guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery),
@@ -74,7 +90,8 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// when there is none (a dead letter already without value, or no translator).
     private func replacement(for refused: OutputRecord, error: KafkaError) -> OutputRecord? {
         if refused.isDeadLetter { return refused.value.isEmpty ? nil : refused.withoutValue() }
-        return context.translator?.deadLetter(replacing: refused, of: InputRecord(input), reason: error.codeName)
+        guard let input else { return nil }
+        return context.translator?.deadLetter(replacing: refused, of: input, reason: error.codeName)
     }
 
     /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.

@@ -87,7 +87,8 @@ public struct Passthrough: Service {
                     let output = KafkaProducerMessage(
                         topic: topic, key: message.key, value: message.value, headers: message.headers)
                     let delivery = InputDelivery(
-                        input: message, ticket: ticket, outputs: 1, tally: ProducedTally(), context: deliveries)
+                        inputTimestampMs: message.timestampMs, ticket: ticket, outputs: 1, tally: ProducedTally(),
+                        context: deliveries)
                     if try !producer.produceIfRoom(output, to: delivery) {
                         try await producer.produceWhenQueued(output, to: delivery)
                     }
@@ -110,7 +111,8 @@ public struct Passthrough: Service {
         deliveries: DeliveryContext
     ) async throws {
         let delivery = InputDelivery(
-            input: input, ticket: ticket, outputs: records.count, tally: ProducedTally(), context: deliveries)
+            inputTimestampMs: input.timestampMs, ticket: ticket, outputs: records.count, tally: ProducedTally(),
+            context: deliveries)
         for record in records where try !deliveries.producer.produceIfRoom(record, to: delivery) {
             try await deliveries.producer.produceWhenQueued(record, to: delivery)
         }

@@ -180,11 +180,11 @@ public struct PushWorker: Service {
                 continue
             }
             let started = DispatchTime.now().uptimeNanoseconds
-            let translation = translator.translation(of: InputRecord(batch[index]), readAtMs: work.readAtMs)
+            let input = InputRecord(batch[index])
+            let translation = translator.translation(of: input, readAtMs: work.readAtMs)
             metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
             report(translation)
-            try await produce(
-                batch, at: index, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
+            try await produce(input, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
         }
     }
 
@@ -192,7 +192,7 @@ public struct PushWorker: Service {
     /// released when all are acknowledged (``DeliveryLedger``). Hands each record over without
     /// suspending unless librdkafka's queue is full.
     private func produce(
-        _ batch: [KafkaConsumerMessage], at index: Int, _ translation: Translation, ticket: OffsetTracker.Ticket,
+        _ input: consuming InputRecord, _ translation: Translation, ticket: OffsetTracker.Ticket,
         tracker: OffsetTracker, deliveries: DeliveryContext, limiter: InFlightLimiter
     ) async throws {
         let outputs = translation.records
@@ -203,8 +203,7 @@ public struct PushWorker: Service {
         }
         let producer = deliveries.producer
         let delivery = InputDelivery(
-            input: batch[index], ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs),
-            context: deliveries)
+            input: input, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
         // Records are read in place (no copy of each record's fields); only a dead letter over the record
         // size limit is copied, without its value.
         var next = outputs.startIndex

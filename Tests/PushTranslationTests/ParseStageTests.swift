@@ -143,3 +143,41 @@ extension ParseStageTests {
         #expect(records.output(.apns)?.text == "{\"aps\":{\"alert\":\"b\"},\"é\":1,\"e\u{0301}\":2}")
     }
 }
+
+/// The string scanner reads eight bytes at a time and goes straight to the first byte that needs a look:
+/// each kind of such byte, at every position of a word, must be found where it is.
+extension ParseStageTests {
+    private static let prefix = Array(#"{"message":{"body":""#.utf8)
+    private static let suffix = Array(#""}}"#.utf8)
+
+    private func body(_ inserted: [UInt8], at position: Int) -> [UInt8] {
+        let text = Array("abcdefghijklmnopqrstuvwx".utf8)
+        return Self.prefix + text[..<position] + inserted + text[position...] + Self.suffix
+    }
+
+    @Test(arguments: 0..<17)
+    func controlCharacterIsFoundAtEveryPositionOfAWord(_ position: Int) {
+        let problem = parseError(body([0x01], at: position))
+        #expect(problem?.code == "invalid_json")
+        #expect(problem?.message.contains("at byte \(Self.prefix.count + position):") == true)
+    }
+
+    @Test(arguments: 0..<17)
+    func invalidUTF8IsFoundAtEveryPositionOfAWord(_ position: Int) {
+        let problem = parseError(body([0xFF], at: position))
+        #expect(problem?.code == "invalid_utf8")
+        #expect(problem?.message.contains("byte \(Self.prefix.count + position)") == true)
+    }
+
+    @Test(arguments: 0..<17)
+    func nonASCIIAndEscapesAreReadAtEveryPositionOfAWord(_ position: Int) {
+        for (inserted, decoded) in [(Array("é€😀".utf8), "é€😀"), (Array(#"\"\\"#.utf8), "\"\\")] {
+            let records = Harness.translate(bytes: body(inserted, at: position))
+            #expect(records.deadLetters.isEmpty)
+            let text = "abcdefghijklmnopqrstuvwx"
+            let expected = String(text.prefix(position)) + decoded + String(text.dropFirst(position))
+            let escaped = expected.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            #expect(records.output(.apns)?.text == "{\"aps\":{\"alert\":\"\(escaped)\"}}")
+        }
+    }
+}

@@ -9,10 +9,16 @@ extension JSONScanner {
         // whole payload only when scanning fails: outside strings only ASCII is valid JSON).
         while index < bytes.count {
             if let base = bytes.baseAddress {
-                while index + 8 <= bytes.count,
-                    !Self.needsAttention(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
+                // Words with nothing to look at are skipped whole; in the first word with something, the
+                // index goes straight to that byte.
+                while index + 8 <= bytes.count {
+                    let attention = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    if attention == 0 {
+                        index += 8
+                    } else {
+                        index += attention.trailingZeroBitCount >> 3
+                        break
+                    }
                 }
             }
             guard index < bytes.count else { break }
@@ -56,10 +62,13 @@ extension JSONScanner {
         index += length
     }
 
-    /// Whether any byte of `word` is `"`, `\\`, below 0x20 or not ASCII (bit tricks: a byte's high bit
-    /// is set in each test's result exactly where the test holds, or after such a byte).
+    /// The high bit of each byte of `word` (loaded from memory, so byte 0 is the lowest on a little-endian
+    /// machine) that is `"`, `\\`, below 0x20 or not ASCII, possibly also of bytes after the first such
+    /// byte (bit tricks: a borrow can only run upwards from a byte that matched). Zero when no byte is:
+    /// the lowest set bit is always the first such byte.
     @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
+    static func attentionMask(_ loaded: UInt64) -> UInt64 {
+        let word = UInt64(littleEndian: loaded)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -67,7 +76,7 @@ extension JSONScanner {
         let hasQuote = (quote &- ones) & ~quote & highs
         let hasBackslash = (backslash &- ones) & ~backslash & highs
         let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl | (word & highs)) != 0
+        return hasQuote | hasBackslash | hasControl | (word & highs)
     }
 
     private mutating func appendString(start: Int, isEscaped: Bool) {
