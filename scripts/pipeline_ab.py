@@ -17,6 +17,7 @@ import os
 import signal
 import statistics
 import subprocess
+import tempfile
 import time
 
 from confluent_kafka import Consumer, Producer, TopicPartition
@@ -46,9 +47,10 @@ def proc_peak_rss_mb(pid):
 
 
 def measure(binary, bootstrap, group, partitions, total, max_in_flight):
+    log = tempfile.TemporaryFile()
     worker = subprocess.Popen([binary, "run", "--bootstrap-servers", bootstrap, "--group-id", group,
                                "--max-in-flight", str(max_in_flight), "--log-level", "error"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=log)
     observer = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
     first = None
     deadline = time.monotonic() + 300
@@ -56,6 +58,11 @@ def measure(binary, bootstrap, group, partitions, total, max_in_flight):
     try:
         while time.monotonic() < deadline:
             time.sleep(0.02)
+            if worker.poll() is not None:
+                log.seek(0)
+                error = log.read().decode(errors="replace").strip()
+                raise SystemExit(f"{binary}: the worker exited with {worker.returncode} before committing the input:"
+                                 f" {error[-500:]}")
             committed = sum(max(tp.offset, 0) for tp in observer.committed(partitions, timeout=5))
             if committed > 0 and first is None:
                 first = (proc_cpu_seconds(worker.pid), committed)
