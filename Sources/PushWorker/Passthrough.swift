@@ -113,8 +113,14 @@ public struct Passthrough: Service {
         let delivery = InputDelivery(
             inputTimestampMs: input.timestampMs, ticket: ticket, outputs: records.count, tally: ProducedTally(),
             context: deliveries)
-        for record in records where try !deliveries.producer.produceIfRoom(record, to: delivery) {
-            try await deliveries.producer.produceWhenQueued(record, to: delivery)
+        // In place, as the worker hands its outputs over: no copy of each record while there is room.
+        var next = 0
+        try records.withUnsafeBufferPointer { records in
+            while next < records.count, try deliveries.producer.produceIfRoom(records[next], to: delivery) { next += 1 }
+        }
+        while next < records.count {
+            try await deliveries.producer.produceWhenQueued(records[next], to: delivery)
+            next += 1
         }
     }
 }
