@@ -79,6 +79,8 @@ extension PipelineBenchCommand {
         var start: ContinuousClock.Instant?
         var cpuAtStart = 0.0
         var brokerCPUAtStart = Double.nan
+        // Both processes' CPU time when the last output was written: "both cores" is over that window.
+        var bothCPUWritten = Double.nan
         var writtenAt: ContinuousClock.Instant?
         var written = 0
         while true {
@@ -95,7 +97,11 @@ extension PipelineBenchCommand {
                     cpuAtStart = child.cpuSeconds() ?? .nan
                     brokerCPUAtStart = context.broker?.cpuSeconds() ?? .nan
                 }
-                if written >= expectedOutputs { writtenAt = lastPoll + (now - lastPoll) / 2 }
+                if written >= expectedOutputs {
+                    writtenAt = lastPoll + (now - lastPoll) / 2
+                    bothCPUWritten = (child.cpuSeconds() ?? .nan) - cpuAtStart
+                        + (context.broker?.cpuSeconds() ?? .nan) - brokerCPUAtStart
+                }
             }
             if let start, let writtenAt {
                 let committed = try await progress.committedOffsets(topic: Self.inputTopic)
@@ -108,7 +114,8 @@ extension PipelineBenchCommand {
                         records: records, outputs: written, seconds: Self.seconds(end - start),
                         writtenSeconds: Self.seconds(writtenAt - start), cpuSeconds: cpu,
                         windowCPUSeconds: cpu - cpuAtStart, peakResidentBytes: child.peakResidentBytes() ?? 0,
-                        brokerWindowCPUSeconds: brokerCPU - brokerCPUAtStart, countsBefore: before)
+                        brokerWindowCPUSeconds: brokerCPU - brokerCPUAtStart, writtenWindowBothCPUSeconds: bothCPUWritten,
+                        countsBefore: before)
                 }
                 lastPoll = now
             } else {

@@ -80,6 +80,10 @@ struct Measurement {
     /// CPU time of the broker process in the `seconds` window: serving this contender (and the
     /// benchmark's progress polls). NaN when the broker is not the benchmark's subprocess.
     var brokerWindowCPUSeconds: Double = .nan
+    /// CPU time of the contender and the broker together from the first output to the last (the
+    /// written window, when the work is done: the committed window also holds the wait for the last
+    /// commit). NaN when the broker is not the benchmark's subprocess.
+    var writtenWindowBothCPUSeconds: Double = .nan
     /// Record counts of the output topics before the run.
     var countsBefore: [String: Int64] = [:]
 
@@ -90,9 +94,9 @@ struct Measurement {
     var coresBusy: Double { windowCPUSeconds / seconds }
     /// The broker's CPU per input record in the window.
     var brokerMicrosecondsPerRecord: Double { brokerWindowCPUSeconds / Double(records) * 1e6 }
-    /// Cores kept busy by the contender and the broker together in the window: on a machine of two
-    /// cores, near 2 means the machine, not the contender's design, sets the pace.
-    var machineCoresBusy: Double { (windowCPUSeconds + brokerWindowCPUSeconds) / seconds }
+    /// Cores kept busy by the contender and the broker together while the outputs were written: on a
+    /// machine of two cores, near 2 means the machine, not the contender's design, sets the pace.
+    var machineCoresBusy: Double { writtenWindowBothCPUSeconds / writtenSeconds }
 
     static let header =
         "run  contender     written s  committed s  in rec/s (written)  outputs/s  cpu us/input  cores  peak RSS MB"
@@ -113,14 +117,16 @@ struct Measurement {
             return sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
         }
         let seconds = middle(measurements.map(\.seconds))
+        let writtenSeconds = middle(measurements.map(\.writtenSeconds))
         return Measurement(
             records: measurements.first?.records ?? 0,
             outputs: Int(middle(measurements.map { Double($0.outputs) })),
-            seconds: seconds, writtenSeconds: middle(measurements.map(\.writtenSeconds)),
+            seconds: seconds, writtenSeconds: writtenSeconds,
             cpuSeconds: middle(measurements.map(\.cpuSeconds)),
             windowCPUSeconds: middle(measurements.map(\.coresBusy)) * seconds,
             peakResidentBytes: Int(middle(measurements.map { Double($0.peakResidentBytes) })),
-            brokerWindowCPUSeconds: middle(measurements.map(\.brokerWindowCPUSeconds)))
+            brokerWindowCPUSeconds: middle(measurements.map(\.brokerWindowCPUSeconds)),
+            writtenWindowBothCPUSeconds: middle(measurements.map(\.machineCoresBusy)) * writtenSeconds)
     }
 }
 

@@ -27,9 +27,10 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             timed). "written" is when every expected output is on the broker; "committed" when the group's \
             committed offsets reach the end of the input. CPU is the contender process's user + system time \
             from its start to "committed" (librdkafka's threads included), divided by the input records; peak \
-            RSS is its VmHWM. Both are read from /proc. When the benchmark starts the broker, its CPU time in \
-            the timed window is shown per input record too, and "both cores" is the contender's and the \
-            broker's CPU over that window: near the machine's core count, the machine sets the pace.
+            RSS is its VmHWM. Both are read from /proc. When the benchmark starts the broker, its CPU time from \
+            the first output to all committed is shown per input record too, and "both cores" is the \
+            contender's and the broker's CPU from the first output to the last, over that time: near the \
+            machine's core count, the machine sets the pace.
 
             The embedded broker keeps about 5 MiB per partition: keep --records x ~560 bytes under 4 MiB per \
             input partition (1,000,000 records: --partitions 256).
@@ -144,7 +145,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             max in flight \(maxInFlight), commits every 500 ms; \(ProcessInfo.processInfo.activeProcessorCount) cores
             clock: from the first output on the broker (group join excluded) to the last ("written") and to all input offsets committed
             cpu: the contender process from its start to all committed, librdkafka's threads included, per input record
-            broker: the broker process from the first output to all committed, per input record; both cores: contender + broker CPU over that window
+            broker: the broker process from the first output to all committed, per input record; both cores: contender + broker CPU from the first output to the last, in cores
             """)
         print("")
         print(Measurement.header)
