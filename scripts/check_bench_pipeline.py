@@ -45,7 +45,7 @@ def main() -> int:
     for name in ["worker", "passthrough", "floor"]:
         if f"ratio {name} / raw:" not in output:
             problems.append(f"no ratio line for {name}")
-    if "of which writing the outputs (floor):" not in output:
+    if "writing the outputs (floor)" not in output:
         problems.append("no line splitting the worker's CPU")
     for problem in problems:
         print(f"FAIL bench pipeline: {problem}")

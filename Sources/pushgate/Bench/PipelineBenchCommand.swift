@@ -193,8 +193,12 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             print(String(format: "worker cpu per input record: %.1f us (target <= 12); peak RSS %.0f MB (target <= 150)",
                          worker.cpuMicrosecondsPerRecord, Double(worker.peakResidentBytes) / 1e6))
             if let floor = medians[.floor] {
-                print(String(format: "of which writing the outputs (floor): %.1f us; translation and the worker's own work: %.1f us",
-                             floor.cpuMicrosecondsPerRecord, worker.cpuMicrosecondsPerRecord - floor.cpuMicrosecondsPerRecord))
+                let rest = worker.cpuMicrosecondsPerRecord - floor.cpuMicrosecondsPerRecord
+                print(rest >= 0
+                    ? String(format: "of which writing the outputs (floor): %.1f us; translation and the worker's own work: %.1f us",
+                             floor.cpuMicrosecondsPerRecord, rest)
+                    : String(format: "writing the outputs (floor) took %.1f us, %.1f us more than the whole worker: its pipeline hands records over differently",
+                             floor.cpuMicrosecondsPerRecord, -rest))
             }
         }
     }
