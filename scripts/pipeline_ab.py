@@ -74,6 +74,7 @@ def measure(binary, bootstrap, group, partitions, total, max_in_flight):
         observer.close()
         worker.send_signal(signal.SIGTERM)
         worker.wait(60)
+        log.close()
     if first is None or committed < total:
         raise SystemExit(f"{binary}: {committed} of {total} committed in 300 s")
     if committed - first[1] < total // 4:

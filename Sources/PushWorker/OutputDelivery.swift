@@ -37,24 +37,30 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     private var tally: ProducedTally
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
-    init(
+    convenience init(
         input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext
     ) {
-        self.input = input
-        self.inputTimestampMs = input.timestampMs
-        self.ticket = ticket
-        self.context = context
-        self.remaining = outputs
-        self.tally = tally
+        self.init(
+            input: input, inputTimestampMs: input.timestampMs, ticket: ticket, outputs: outputs, tally: tally,
+            context: context)
     }
 
     /// The delivery of `outputs` of an input read with `inputTimestampMs`, with no replacement to
     /// translate when a record is refused (the passthrough).
-    init(
+    convenience init(
         inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
         context: DeliveryContext
     ) {
-        self.input = nil
+        self.init(
+            input: nil, inputTimestampMs: inputTimestampMs, ticket: ticket, outputs: outputs, tally: tally,
+            context: context)
+    }
+
+    private init(
+        input: InputRecord?, inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int,
+        tally: ProducedTally, context: DeliveryContext
+    ) {
+        self.input = input
         self.inputTimestampMs = inputTimestampMs
         self.ticket = ticket
         self.context = context

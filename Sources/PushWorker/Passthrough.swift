@@ -3,7 +3,8 @@ import Logging
 import ServiceLifecycle
 
 /// A baseline for ``PushWorker``'s throughput: the same consume → produce → commit pipeline with no
-/// translation. Every input record is written, key, value and headers unchanged, to one output topic.
+/// translation. Every input record is written, key, value and headers unchanged, to one output topic,
+/// or (for `pushgate bench pipeline`'s `floor`) replaced by the records a closure gives for it.
 ///
 /// It uses the worker's parts and settings so that only the translation differs: the same consumer and
 /// producer configuration (idempotent, `acks=all`, the worker's producer defaults), the same in-flight
@@ -15,8 +16,8 @@ public struct Passthrough: Service {
     public enum Outputs: Sendable {
         /// The input record, key, value and headers unchanged, to this topic.
         case unchanged(topic: String)
-        /// The records this gives for the input (for a benchmark: the worker's outputs without
-        /// translating, `pushgate bench pipeline`'s `floor`).
+        /// The records this gives for the input, none or several. It exists for a benchmark:
+        /// `pushgate bench pipeline`'s `floor` writes the worker's outputs without translating.
         case fannedOut(@Sendable (KafkaConsumerMessage) -> [KafkaProducerMessage])
     }
 
@@ -30,7 +31,8 @@ public struct Passthrough: Service {
         self.init(configuration: configuration, outputs: .unchanged(topic: outputTopic), logger: logger)
     }
 
-    /// Creates a passthrough reading `configuration.inputTopic` and writing `outputs` of each input.
+    /// Creates a passthrough reading `configuration.inputTopic` and writing `outputs` of each input; the
+    /// translator settings of `configuration` are ignored except for the producer's record size limit.
     public init(configuration: PushWorkerConfiguration, outputs: Outputs, logger: Logger) {
         self.configuration = configuration
         self.outputs = outputs
@@ -77,6 +79,8 @@ public struct Passthrough: Service {
             try await limiter.acquire(batch.count)
             let tickets = tracker.begin(batch) { _ in 1 }
             for index in batch.indices {
+                // After a delivery failure it stops at the next record, as the worker does.
+                if limiter.hasFailed { throw limiter.firstFailure ?? CancellationError() }
                 guard let ticket = tickets[index] else {
                     limiter.release()  // read under an earlier assignment: the new owner reads it again
                     continue
@@ -92,31 +96,32 @@ public struct Passthrough: Service {
                     if try !producer.produceIfRoom(output, to: delivery) {
                         try await producer.produceWhenQueued(output, to: delivery)
                     }
-                case .fannedOut(let records):
-                    let records = records(message)
-                    guard !records.isEmpty else {
-                        tracker.finish([ticket])
-                        limiter.release()
-                        continue
-                    }
-                    try await produce(records, of: message, ticket: ticket, deliveries: deliveries)
+                case .fannedOut(let outputsOf):
+                    try await produce(
+                        outputsOf(message), of: message, ticket: ticket, deliveries: deliveries, tracker: tracker,
+                        limiter: limiter)
                 }
             }
         }
     }
 
-    /// Writes `records` (at least one) for `input`.
+    /// Writes `records` for `input`; an input without records is finished at once.
     private func produce(
         _ records: [KafkaProducerMessage], of input: KafkaConsumerMessage, ticket: OffsetTracker.Ticket,
-        deliveries: DeliveryContext
+        deliveries: DeliveryContext, tracker: OffsetTracker, limiter: InFlightLimiter
     ) async throws {
+        guard !records.isEmpty else {
+            tracker.finish([ticket])
+            limiter.release()
+            return
+        }
         let delivery = InputDelivery(
             inputTimestampMs: input.timestampMs, ticket: ticket, outputs: records.count, tally: ProducedTally(),
             context: deliveries)
         // In place, as the worker hands its outputs over: no copy of each record while there is room.
         var next = 0
-        try records.withUnsafeBufferPointer { records in
-            while next < records.count, try deliveries.producer.produceIfRoom(records[next], to: delivery) { next += 1 }
+        try records.withUnsafeBufferPointer { buffer in
+            while next < buffer.count, try deliveries.producer.produceIfRoom(buffer[next], to: delivery) { next += 1 }
         }
         while next < records.count {
             try await deliveries.producer.produceWhenQueued(records[next], to: delivery)

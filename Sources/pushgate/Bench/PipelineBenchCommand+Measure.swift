@@ -78,9 +78,11 @@ extension PipelineBenchCommand {
         var lastPoll = clock.now
         var start: ContinuousClock.Instant?
         var cpuAtStart = 0.0
+        // The broker's CPU time and the machine's, from the first output to the last (the written window).
         var brokerCPUAtStart = Double.nan
-        // Both processes' CPU time when the last output was written: "both cores" is over that window.
-        var bothCPUWritten = Double.nan
+        var brokerWindowCPU = Double.nan
+        var machineAtStart: MachineCPU?
+        var machineCores = Double.nan
         var writtenAt: ContinuousClock.Instant?
         var written = 0
         while true {
@@ -96,11 +98,12 @@ extension PipelineBenchCommand {
                     start = lastPoll + (now - lastPoll) / 2
                     cpuAtStart = child.cpuSeconds() ?? .nan
                     brokerCPUAtStart = context.broker?.cpuSeconds() ?? .nan
+                    machineAtStart = MachineCPU.now()
                 }
                 if written >= expectedOutputs {
                     writtenAt = lastPoll + (now - lastPoll) / 2
-                    bothCPUWritten = (child.cpuSeconds() ?? .nan) - cpuAtStart
-                        + (context.broker?.cpuSeconds() ?? .nan) - brokerCPUAtStart
+                    brokerWindowCPU = (context.broker?.cpuSeconds() ?? .nan) - brokerCPUAtStart
+                    machineCores = MachineCPU.coresBusy(from: machineAtStart, to: MachineCPU.now())
                 }
             }
             if let start, let writtenAt {
@@ -109,13 +112,11 @@ extension PipelineBenchCommand {
                 if context.inputEnds.allSatisfy({ (committed[$0.key] ?? nil) == $0.value }) {
                     let end = lastPoll + (now - lastPoll) / 2
                     let cpu = child.cpuSeconds() ?? .nan
-                    let brokerCPU = context.broker?.cpuSeconds() ?? .nan
                     return Measurement(
                         records: records, outputs: written, seconds: Self.seconds(end - start),
                         writtenSeconds: Self.seconds(writtenAt - start), cpuSeconds: cpu,
                         windowCPUSeconds: cpu - cpuAtStart, peakResidentBytes: child.peakResidentBytes() ?? 0,
-                        brokerWindowCPUSeconds: brokerCPU - brokerCPUAtStart, writtenWindowBothCPUSeconds: bothCPUWritten,
-                        countsBefore: before)
+                        brokerWindowCPUSeconds: brokerWindowCPU, machineCoresBusy: machineCores, countsBefore: before)
                 }
                 lastPoll = now
             } else {

@@ -77,13 +77,12 @@ struct Measurement {
     var windowCPUSeconds: Double
     /// The contender process's peak resident set size, in bytes.
     var peakResidentBytes: Int
-    /// CPU time of the broker process in the `seconds` window: serving this contender (and the
-    /// benchmark's progress polls). NaN when the broker is not the benchmark's subprocess.
+    /// CPU time of the broker process from the first output to the last (serving this contender and
+    /// the benchmark's progress queries). NaN when the broker is not the benchmark's subprocess.
     var brokerWindowCPUSeconds: Double = .nan
-    /// CPU time of the contender and the broker together from the first output to the last (the
-    /// written window, when the work is done: the committed window also holds the wait for the last
-    /// commit). NaN when the broker is not the benchmark's subprocess.
-    var writtenWindowBothCPUSeconds: Double = .nan
+    /// How many of the machine's cores were busy, whoever kept them so, from the first output to the
+    /// last (`/proc/stat`): near the core count, the machine, not a wait, sets the contender's pace.
+    var machineCoresBusy: Double = .nan
     /// Record counts of the output topics before the run.
     var countsBefore: [String: Int64] = [:]
 
@@ -92,41 +91,38 @@ struct Measurement {
     var outputsPerSecond: Double { Double(outputs) / writtenSeconds }
     var cpuMicrosecondsPerRecord: Double { cpuSeconds / Double(records) * 1e6 }
     var coresBusy: Double { windowCPUSeconds / seconds }
-    /// The broker's CPU per input record in the window.
+    /// The broker's CPU per input record while the outputs were written.
     var brokerMicrosecondsPerRecord: Double { brokerWindowCPUSeconds / Double(records) * 1e6 }
-    /// Cores kept busy by the contender and the broker together while the outputs were written: on a
-    /// machine of two cores, near 2 means the machine, not the contender's design, sets the pace.
-    var machineCoresBusy: Double { writtenWindowBothCPUSeconds / writtenSeconds }
 
     static let header =
         "run  contender     written s  committed s  in rec/s (written)  outputs/s  cpu us/input  cores  peak RSS MB"
-        + "  broker us/input  both cores"
+        + "  broker us/input  machine cores"
 
     func row(_ run: String, _ contender: Contender) -> String {
         run.padding(toLength: 5, withPad: " ", startingAt: 0) + contender.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             + String(format: "%10.3f  %11.3f  %18.0f  %9.0f  %12.1f  %5.2f  %11.0f",
                      writtenSeconds, seconds, writtenRecordsPerSecond, outputsPerSecond, cpuMicrosecondsPerRecord,
                      coresBusy, Double(peakResidentBytes) / 1e6)
-            + String(format: "  %15.1f  %10.2f", brokerMicrosecondsPerRecord, machineCoresBusy)
+            + String(format: "  %15.1f  %13.2f", brokerMicrosecondsPerRecord, machineCoresBusy)
     }
 
     /// The median of each figure (the lower middle for an even count).
     static func median(_ measurements: [Measurement]) -> Measurement {
+        // Figures that could not be taken (NaN, or infinite over an empty window) are left out.
         func middle(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
+            let sorted = values.filter(\.isFinite).sorted()
             return sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
         }
         let seconds = middle(measurements.map(\.seconds))
-        let writtenSeconds = middle(measurements.map(\.writtenSeconds))
         return Measurement(
             records: measurements.first?.records ?? 0,
             outputs: Int(middle(measurements.map { Double($0.outputs) })),
-            seconds: seconds, writtenSeconds: writtenSeconds,
+            seconds: seconds, writtenSeconds: middle(measurements.map(\.writtenSeconds)),
             cpuSeconds: middle(measurements.map(\.cpuSeconds)),
             windowCPUSeconds: middle(measurements.map(\.coresBusy)) * seconds,
             peakResidentBytes: Int(middle(measurements.map { Double($0.peakResidentBytes) })),
             brokerWindowCPUSeconds: middle(measurements.map(\.brokerWindowCPUSeconds)),
-            writtenWindowBothCPUSeconds: middle(measurements.map(\.machineCoresBusy)) * writtenSeconds)
+            machineCoresBusy: middle(measurements.map(\.machineCoresBusy)))
     }
 }
 

@@ -20,17 +20,16 @@ struct PipelineBenchCommand: AsyncParsableCommand {
               passthrough  the worker's pipeline without translation: each record unchanged to one topic
               raw          librdkafka consume -> produce: auto commit, no in-flight bound, no delivery reports
               floor        the passthrough writing the worker's outputs of each input, translated once at start: \
-            the worker's Kafka traffic with translation free, the most the worker could reach on this machine
+            the worker's Kafka traffic with translation free, about the most the worker could reach here
             The order rotates between runs. A raw pass first warms the broker up (shown, not counted).
 
             The clock starts when the first output record is on the broker (the ~3 s group join is not \
             timed). "written" is when every expected output is on the broker; "committed" when the group's \
             committed offsets reach the end of the input. CPU is the contender process's user + system time \
             from its start to "committed" (librdkafka's threads included), divided by the input records; peak \
-            RSS is its VmHWM. Both are read from /proc. When the benchmark starts the broker, its CPU time from \
-            the first output to all committed is shown per input record too, and "both cores" is the \
-            contender's and the broker's CPU from the first output to the last, over that time: near the \
-            machine's core count, the machine sets the pace.
+            RSS is its VmHWM. Both are read from /proc. From the first output to the last, the broker's CPU \
+            per input record (when the benchmark started it) and the machine's busy cores (/proc/stat, every \
+            process) are shown too: near the core count, the machine sets the pace.
 
             The embedded broker keeps about 5 MiB per partition: keep --records x ~560 bytes under 4 MiB per \
             input partition (1,000,000 records: --partitions 256).
@@ -145,7 +144,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
             max in flight \(maxInFlight), commits every 500 ms; \(ProcessInfo.processInfo.activeProcessorCount) cores
             clock: from the first output on the broker (group join excluded) to the last ("written") and to all input offsets committed
             cpu: the contender process from its start to all committed, librdkafka's threads included, per input record
-            broker: the broker process from the first output to all committed, per input record; both cores: contender + broker CPU from the first output to the last, in cores
+            broker: the broker process from the first output to the last, per input record; machine cores: cores busy (all processes) over that window
             """)
         print("")
         print(Measurement.header)
@@ -182,7 +181,7 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         }
         print("")
         if let raw = medians[.raw] {
-            for (name, contender, target) in [("worker", Contender.worker, "(target >= 0.50)"), ("passthrough", .passthrough, "(target >= 0.80)"), ("floor", .floor, "(the worker's bound)")] {
+            for (name, contender, target) in [("worker", Contender.worker, "(target >= 0.50)"), ("passthrough", .passthrough, "(target >= 0.80)"), ("floor", .floor, "(about the most the worker could reach)")] {
                 guard let other = medians[contender] else { continue }
                 print(String(
                     format: "ratio %@ / raw: %.2f input records/s written, %.2f committed %@", name,
