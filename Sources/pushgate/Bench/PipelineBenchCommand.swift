@@ -181,7 +181,11 @@ struct PipelineBenchCommand: AsyncParsableCommand {
         }
         print("")
         if let raw = medians[.raw] {
-            for (name, contender, target) in [("worker", Contender.worker, "(target >= 0.50)"), ("passthrough", .passthrough, "(target >= 0.80)"), ("floor", .floor, "(about the most the worker could reach)")] {
+            let comparisons: [(String, Contender, String)] = [
+                ("worker", .worker, "(target >= 0.50)"), ("passthrough", .passthrough, "(target >= 0.80)"),
+                ("floor", .floor, "(about the most the worker could reach)"),
+            ]
+            for (name, contender, target) in comparisons {
                 guard let other = medians[contender] else { continue }
                 print(String(
                     format: "ratio %@ / raw: %.2f input records/s written, %.2f committed %@", name,
@@ -193,11 +197,12 @@ struct PipelineBenchCommand: AsyncParsableCommand {
                          worker.cpuMicrosecondsPerRecord, Double(worker.peakResidentBytes) / 1e6))
             if let floor = medians[.floor] {
                 let rest = worker.cpuMicrosecondsPerRecord - floor.cpuMicrosecondsPerRecord
+                let floorCPU = floor.cpuMicrosecondsPerRecord
                 print(rest >= 0
                     ? String(format: "of which writing the outputs (floor): %.1f us; translation and the worker's own work: %.1f us",
-                             floor.cpuMicrosecondsPerRecord, rest)
-                    : String(format: "writing the outputs (floor) took %.1f us, %.1f us more than the whole worker: its pipeline hands records over differently",
-                             floor.cpuMicrosecondsPerRecord, -rest))
+                             floorCPU, rest)
+                    : String(format: "writing the outputs (floor) took %.1f us, %.1f us more than the whole worker "
+                             + "(its pipeline hands records over differently)", floorCPU, -rest))
             }
         }
     }
