@@ -8,6 +8,8 @@ extension PushWorker {
     /// dead letters and warnings.
     func report(_ translation: Translation) {
         metrics.recordDiagnostics(of: translation)
+        // The log line's fields take work to build: not for a level that drops it.
+        guard logger.logLevel <= .warning else { return }
         for deadLetter in translation.deadLetters {
             var metadata: Logger.Metadata = [
                 "id": "\(deadLetter.id)", "source": "\(deadLetter.source)", "stage": "\(deadLetter.stage.rawValue)",

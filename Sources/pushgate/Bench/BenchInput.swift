@@ -3,17 +3,17 @@ import PushModel
 import PushTranslation
 
 /// The input records of `pushgate bench pipeline`, one per index: a payload of the mix, the key
-/// `user-N` and one `trace-id` header. The benchmark writes them; the `floor` contender reads the index
-/// back from the key.
+/// `user-N` and one `trace-id` header (the payload is the one `pushgate bench mix` prints as line N + 1).
+/// The benchmark writes them; the `floor` contender reads the index back from the key.
 enum BenchInput {
-    private static let schedule = PayloadMix.Kind.allCases.flatMap { Array(repeating: $0, count: $0.share) }
+    private static let schedule = PayloadMix.schedule()
 
     /// After how many indices the kinds of payload repeat.
     static var period: Int { schedule.count }
 
     /// The record of `index`, written to `topic`.
     static func record(_ index: Int, topic: String) -> KafkaProducerMessage {
-        let value = Array(PayloadMix.payload(schedule[(index &* 37) % schedule.count], index).utf8)
+        let value = Array(PayloadMix.payload(PayloadMix.kind(at: index, in: schedule), index).utf8)
         let header = KafkaHeader(name: "trace-id", value: Array("t\(index)".utf8))
         return KafkaProducerMessage(topic: topic, key: Array("user-\(index)".utf8), value: value, headers: [header])
     }

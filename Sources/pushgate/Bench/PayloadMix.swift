@@ -18,12 +18,21 @@ enum PayloadMix {
 
     /// `count` payloads cycling through kinds by share, with varying text.
     static func payloads(count: Int, kinds: [Kind] = Kind.allCases) -> [(kind: Kind, bytes: [UInt8])] {
-        var schedule: [Kind] = []
-        for kind in kinds { schedule += Array(repeating: kind, count: kind.share) }
+        let schedule = schedule(of: kinds)
         return (0..<count).map { index in
-            let kind = schedule[(index * 37) % schedule.count]
+            let kind = kind(at: index, in: schedule)
             return (kind, Array(payload(kind, index).utf8))
         }
+    }
+
+    /// Each of `kinds` repeated by its share: one period of the mix.
+    static func schedule(of kinds: [Kind] = Kind.allCases) -> [Kind] {
+        kinds.flatMap { Array(repeating: $0, count: $0.share) }
+    }
+
+    /// The kind of payload number `index` of a mix with `schedule`.
+    static func kind(at index: Int, in schedule: [Kind]) -> Kind {
+        schedule[(index &* 37) % schedule.count]
     }
 
     private static let words = ["flash", "sale", "order", "shipped", "today", "your", "basket", "deal", "é", "news"]
