@@ -32,6 +32,13 @@ final class DeliveryLedger: @unchecked Sendable {
     /// Any thread: a record could not be written; the pipeline stops, its input stays uncommitted.
     func fail(_ error: any Error) { limiter.fail(error) }
 
+    /// Any thread: whether `ticket`'s partition is still assigned under the ticket's assignment.
+    func isCurrent(_ ticket: OffsetTracker.Ticket) -> Bool { tracker.isCurrent(ticket) }
+
+    /// Any thread, once per input: `ticket`'s input was given up because its partition was revoked or
+    /// lost (its new owner reads it again); frees its slot without counting anything as produced.
+    func abandoned(_ ticket: OffsetTracker.Ticket) { limiter.release() }
+
     /// Poll thread, after each poll that served reports: commits the finished inputs' progress to the
     /// tracker, frees their slots and counts them.
     func settle() {

@@ -79,6 +79,7 @@ final class OffsetTracker: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var partitions: [KafkaTopicPartition: PartitionState] = [:]
+    private var pipelineStopped = false
     private let changes = Atomic<UInt64>(0)
 
     /// Counts assignments and revocations: while it has not changed since a ticket was issued, the ticket
@@ -171,15 +172,25 @@ final class OffsetTracker: @unchecked Sendable {
         }
     }
 
+    /// The pipeline has stopped: nothing in flight will finish any more (the producer is shut down), so
+    /// revocations from now on (the consumer leaving its group) return at once, with what is finished,
+    /// and a revocation waiting for records in flight stops waiting.
+    func pipelineDidStop() {
+        condition.withLock {
+            pipelineStopped = true
+            condition.broadcast()
+        }
+    }
+
     /// Stops tracking `revoked`: refuses their new records, waits up to `timeout` for their records in
-    /// flight, and returns the offsets to commit for them.
+    /// flight (not at all once the pipeline has stopped), and returns the offsets to commit for them.
     func revoke(_ revoked: [KafkaTopicPartition], waitingUpTo timeout: Duration) -> [KafkaTopicPartitionOffset] {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
         defer { condition.unlock() }
         for partition in revoked { partitions[partition]?.revoking = true }
-        while revoked.contains(where: { (partitions[$0]?.inFlight ?? 0) > 0 }) {
+        while !pipelineStopped, revoked.contains(where: { (partitions[$0]?.inFlight ?? 0) > 0 }) {
             if !condition.wait(until: deadline) { break }
         }
         var result: [KafkaTopicPartitionOffset] = []

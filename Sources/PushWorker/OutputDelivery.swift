@@ -2,6 +2,7 @@ import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import Synchronization
 
 /// What the deliveries of every input share, for the worker's whole run: where finished inputs are
 /// gathered, and what it takes to write a replacement when the broker refuses a record.
@@ -23,8 +24,8 @@ final class DeliveryContext: Sendable {
 /// The delivery of one input's records: the receiver of each of their reports. The input is finished
 /// when the last is acknowledged; the ledger then settles it with the others of the same poll.
 ///
-/// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
-/// which all run on the producer's one poll thread.
+/// `@unchecked Sendable` is safe because `remaining`, `tally` and `refusals` are only changed by delivery
+/// reports, which all run on the producer's one poll thread; `abandoned` is atomic.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// The input as it was translated, to translate a replacement from (`nil` for the passthrough,
     /// which has none to write). The input alone, not the read batch it came in: a record whose outputs
@@ -35,6 +36,10 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     private let context: DeliveryContext
     private var remaining: Int
     private var tally: ProducedTally
+    /// How often a record with nothing smaller to stand in for it was refused (poll thread only).
+    private var refusals = 0
+    /// Whether the input was given up (its partition revoked or lost): set once, from any thread.
+    private let abandoned = Atomic<Bool>(false)
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
     convenience init(
@@ -74,10 +79,18 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
             if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: inputTimestampMs) }
             return
         }
-        guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery),
-            let replacement = replacement(for: refused, error: error)
-        else {
+        // A partition revoked or lost since its record was read is its new owner's to redo: the input is
+        // not committed, and is read and translated again there. Nothing of it needs writing here.
+        guard context.ledger.isCurrent(ticket) else {
+            abandon(error: error)
+            return
+        }
+        guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery) else {
             context.ledger.fail(DeliveryFailure(source: ticket, topic: delivery.topic, error: error))
+            return
+        }
+        guard let replacement = replacement(for: refused, error: error) else {
+            retry(refused, error: error)
             return
         }
         // Named by topic, partition and offset only: the record's text never reaches a log.
@@ -110,6 +123,58 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
                 context.ledger.fail(error)
             }
         }
+    }
+
+    /// A refused record with nothing smaller to stand in for it (a dead letter already without its
+    /// value): written again after a pause that doubles with each refusal, up to
+    /// ``InputDelivery/longestRetryPause``, for as long as its partition stays assigned. A broker that
+    /// refuses it only for a while (a fault, a limit being raised) takes it in the end; one that keeps
+    /// refusing holds the partition's progress back (its inputs stay uncommitted, the warning repeats)
+    /// but does not stop the worker, which goes on with its other partitions.
+    private func retry(_ refused: OutputRecord, error: KafkaError) {
+        refusals += 1
+        let refusals = self.refusals
+        let pause = Self.retryPause(afterRefusals: refusals)
+        if refusals == 1 || refusals.isMultiple(of: 10) {
+            context.logger.warning(
+                "record refused as too large with nothing smaller to write instead; writing it again",
+                metadata: [
+                    "source": "\(ticket.partition)@\(ticket.offset)", "topic": "\(refused.topic)",
+                    "error": "\(error.codeName)", "refusals": "\(refusals)", "pause": "\(pause)",
+                ])
+        }
+        let context = self.context
+        let ticket = self.ticket
+        Task {
+            do {
+                try await Task.sleep(for: pause)
+                guard context.ledger.isCurrent(ticket) else {
+                    self.abandon(error: error)
+                    return
+                }
+                try await context.producer.produceWhenQueued(refused, to: self)
+            } catch {
+                context.ledger.fail(error)
+            }
+        }
+    }
+
+    /// The longest pause between two writes of a record refused again and again.
+    static let longestRetryPause = Duration.seconds(5)
+
+    /// The pause before writing a record again after its `refusals`-th refusal: 100 ms, doubling.
+    static func retryPause(afterRefusals refusals: Int) -> Duration {
+        min(.milliseconds(100 << min(max(refusals - 1, 0), 10)), longestRetryPause)
+    }
+
+    /// Gives up the input of a partition this worker no longer owns (any thread): its slot is freed
+    /// once, however many of its records fail; nothing of it is counted or committed.
+    private func abandon(error: KafkaError) {
+        guard !abandoned.exchange(true, ordering: .relaxed) else { return }
+        context.logger.info(
+            "a record of a partition no longer assigned was not written; its new owner reads the input again",
+            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "error": "\(error.codeName)"])
+        context.ledger.abandoned(ticket)
     }
 }
 

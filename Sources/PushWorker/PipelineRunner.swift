@@ -33,11 +33,16 @@ struct PipelineRunner {
             failure = error
         }
         failure = failure ?? limiter.firstFailure
-        if failure == nil, !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
+        if let failure {
+            logger.error("stopping after a failure: \(failure)")
+        } else if !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
             logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
         }
         await committer.commitFinally()
         await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
+        // Nothing finishes after the producer is shut down: leaving the group revokes every partition,
+        // which must not wait for records in flight (the revocation drain) that never will.
+        tracker.pipelineDidStop()
         await consumer.close()
         return failure
     }

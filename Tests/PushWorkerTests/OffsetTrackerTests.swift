@@ -80,6 +80,39 @@ struct OffsetTrackerTests {
         #expect(tracker.inFlight == 0)
     }
 
+    /// Once the pipeline has stopped nothing in flight finishes: the revocation of leaving the group
+    /// returns at once with what is finished, however long its drain may be.
+    @Test func aRevocationAfterThePipelineStoppedDoesNotWait() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        tracker.finish([try #require(tracker.begin(message(0), outputs: 1))])
+        _ = try #require(tracker.begin(message(1), outputs: 1))
+        tracker.pipelineDidStop()
+        let started = ContinuousClock.now
+        let offsets = tracker.revoke([partition], waitingUpTo: .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(30), "the revocation did not wait for the record in flight")
+        #expect(offsets == [KafkaTopicPartitionOffset(partition, offset: 1)])
+    }
+
+    /// A revocation already waiting for records in flight stops waiting when the pipeline stops.
+    @Test func aWaitingRevocationEndsWhenThePipelineStops() async throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        _ = try #require(tracker.begin(message(5), outputs: 1))
+        let started = ContinuousClock.now
+        let revocation = Task.detached { tracker.revoke([self.partition], waitingUpTo: .seconds(60)) }
+        // Once the revocation has begun, new records of the partition are refused.
+        var next: Int64 = 6
+        while let probe = tracker.begin(message(next), outputs: 1) {
+            tracker.finish([probe])
+            next += 1
+            await Task.yield()
+        }
+        tracker.pipelineDidStop()
+        #expect(await revocation.value.isEmpty, "nothing finished before the record in flight")
+        #expect(ContinuousClock.now - started < .seconds(30), "the revocation ended when the pipeline stopped")
+    }
+
     @Test func failedCommitsAreOfferedAgain() throws {
         let tracker = OffsetTracker()
         tracker.assign([partition], epoch: 1)

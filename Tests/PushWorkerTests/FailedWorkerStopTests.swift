@@ -1,0 +1,36 @@
+import Foundation
+import Kafka
+import PushWorker
+import Testing
+
+/// A worker that stops on a failure leaves its group at once: its partitions are revoked as it closes
+/// its consumer, and that revocation must not wait for records in flight that will never be
+/// acknowledged (the producer is already shut down).
+@Suite("A failed worker stops without waiting out the revocation drain", .serialized, .timeLimit(.minutes(3)))
+struct FailedWorkerStopTests {
+    @Test func aFailedWorkerLeavesItsGroupWithoutWaitingForItsRecordsInFlight() async throws {
+        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        defer { broker.shutdown() }
+        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: RefusalChainTests.payload, headers: [])
+        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
+        // A permanent error: the record cannot be written, and the worker stops (SPEC section 7 keeps
+        // its input uncommitted for the next worker).
+        #expect(broker.perform(controlCommand: "error Produce TOPIC_AUTHORIZATION_FAILED 1") == "ok")
+
+        let log = CapturedLog()
+        let revokeDrainTimeout = Duration.seconds(60)
+        let worker = WorkerUnderTest(broker: broker, log: log, revokeDrainTimeout: revokeDrainTimeout)
+        try await waitUntil("the worker has its partition") { log.messages.contains { $0.hasPrefix("info partitions assigned") } }
+        let assigned = ContinuousClock.now
+        await #expect(throws: DeliveryFailure.self) { try await worker.waitUntilStopped() }
+        #expect(
+            ContinuousClock.now - assigned < revokeDrainTimeout / 2,
+            "the worker stopped without waiting for its record in flight, which can never be acknowledged")
+
+        let failed = try #require(log.messages.firstIndex { $0.hasPrefix("error stopping after a failure") })
+        let revoked = try #require(log.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
+        #expect(failed < revoked, "the failure is told before the partitions are given up")
+        let committed = try await PythonKafkaClient.committed(group: worker.group, topic: "push.unified", bootstrap: broker.bootstrapServers)
+        #expect((committed["0"] ?? -1) <= 0, "the input that was not written is not committed: \(committed)")
+    }
+}

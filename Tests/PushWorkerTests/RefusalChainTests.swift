@@ -1,0 +1,146 @@
+import Foundation
+import Kafka
+import Logging
+import PushModel
+import PushTranslation
+import PushWorker
+import ServiceLifecycle
+import Testing
+
+/// A record the broker refuses as too large is replaced (an output by its dead letter, a dead letter by
+/// its copy without value); these tests follow the chain past its end, and through a rebalance.
+///
+/// The order of events is fixed, not left to timing: the errors are injected before the worker starts,
+/// the input has one output, and one produce request is in flight, so each produce request holds exactly
+/// the one record of the chain that is being written.
+@Suite("A refused record's chain never stops the worker", .serialized, .timeLimit(.minutes(3)))
+struct RefusalChainTests {
+    static let payload = Array(#"{"targets":["apns"],"message":{"title":"T","body":"B"}}"#.utf8)
+
+    /// The output is refused, then its dead letter, then that dead letter without its value: nothing
+    /// smaller is left, so the last is written again after a pause, and the worker goes on.
+    @Test func aDeadLetterRefusedEvenWithoutItsValueIsWrittenAgain() async throws {
+        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        defer { broker.shutdown() }
+        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
+        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
+        #expect(broker.perform(controlCommand: "error Produce MSG_SIZE_TOO_LARGE 3") == "ok")
+
+        let log = CapturedLog()
+        let worker = WorkerUnderTest(broker: broker, log: log)
+        let written = try await PythonKafkaClient.dump(WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        let committed = try await worker.waitForCommit(of: ["0": 1])
+        try await worker.stop()  // throws if the worker stopped on its own
+
+        #expect(committed == ["0": 1])
+        let records = written.map(WorkerTestSupport.output)
+        #expect(records.count == 1)
+        let deadLetter = try #require(records.first)
+        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) }) { _, last in last }
+        #expect(deadLetter.topic == "push.dlq")
+        #expect(deadLetter.value.isEmpty, "written without its value")
+        #expect(headers["pushgate-value-omitted"] == "\(Self.payload.count)")
+        #expect(headers["pushgate-format"] == "apns")
+        #expect(headers["__connect.errors.exception.class.name"] == "payload_too_large")
+        #expect(log.messages.contains { $0.hasPrefix("warning record refused as too large with nothing smaller to write instead") })
+    }
+
+    /// The broker keeps refusing: the chain ends in writing the last record again and again. A second
+    /// member joins; the revocation's drain gives up on the record after its timeout, and the worker
+    /// then leaves the record to the partition's new owner instead of writing it or stopping. Once the
+    /// broker takes records again, the input is written and committed.
+    @Test func aRecordRefusedWhileItsPartitionIsRevokedIsLeftToTheNewOwner() async throws {
+        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        defer { broker.shutdown() }
+        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
+        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
+        #expect(broker.perform(controlCommand: "error Produce MSG_SIZE_TOO_LARGE 100000") == "ok")
+
+        let firstLog = CapturedLog()
+        let first = WorkerUnderTest(broker: broker, log: firstLog)
+        try await waitUntil("the first worker writes the last record again") {
+            firstLog.messages.contains { $0.hasPrefix("warning record refused as too large with nothing smaller") }
+        }
+        let second = WorkerUnderTest(broker: broker, log: CapturedLog(), group: first.group)
+        try await waitUntil("the first worker leaves the refused record to the new owner", timeout: .seconds(60)) {
+            firstLog.messages.contains { $0.contains("its new owner reads the input again") }
+        }
+        let revoked = try #require(firstLog.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
+        let leftToOwner = try #require(firstLog.messages.firstIndex { $0.contains("its new owner reads the input again") })
+        #expect(revoked < leftToOwner)
+
+        #expect(broker.perform(controlCommand: "clear Produce") == "ok")
+        _ = try await PythonKafkaClient.dump(WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        let committed = try await first.waitForCommit(of: ["0": 1])
+        try await second.stop()
+        try await first.stop()  // throws if the first worker stopped on its own
+        #expect(committed == ["0": 1])
+    }
+}
+
+/// One `PushWorker` in a service group, on the embedded broker, logging into `log`.
+struct WorkerUnderTest {
+    let group: String
+    let bootstrap: String
+    private let services: ServiceGroup
+    fileprivate let running: Task<Void, any Error>
+
+    /// Starts a worker of `group` (a new group by default) that waits at most `revokeDrainTimeout` for
+    /// a revoked partition's records in flight.
+    init(
+        broker: EmbeddedBroker, log: CapturedLog, group: String = "worker-\(UInt32.random(in: 0...UInt32.max))",
+        revokeDrainTimeout: Duration = .seconds(1)
+    ) {
+        self.group = group
+        self.bootstrap = broker.bootstrapServers
+        let logger = Logger(label: "worker-under-test") { _ in log }
+        let configuration = PushWorkerConfiguration(
+            bootstrapServers: broker.bootstrapServers, groupId: group,
+            kafkaProperties: WorkerTestSupport.quickGroup.merging(WorkerTestSupport.producerFaultSafe) { $1 },
+            maxInFlightRecords: 100, commitInterval: .milliseconds(200), revokeDrainTimeout: revokeDrainTimeout)
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: PushWorker(configuration: configuration, logger: logger),
+                             successTerminationBehavior: .gracefullyShutdownGroup)],
+            logger: WorkerTestSupport.logger))
+        self.services = services
+        self.running = Task { try await services.run() }
+    }
+
+    /// Waits until the group's committed offsets of the input topic are `expected` (60 s at most), and
+    /// returns the last offsets read.
+    func waitForCommit(of expected: [String: Int64]) async throws -> [String: Int64] {
+        var committed: [String: Int64] = [:]
+        for _ in 0..<60 {
+            committed = try await PythonKafkaClient.committed(group: group, topic: "push.unified", bootstrap: bootstrap)
+            if committed == expected { break }
+            try await Task.sleep(for: .seconds(1))
+        }
+        return committed
+    }
+
+    /// Shuts the worker down gracefully; rethrows the failure if it had stopped on its own.
+    func stop() async throws {
+        await services.triggerGracefulShutdown()
+        try await running.value
+    }
+}
+
+/// Polls `condition` every 100 ms until it holds; throws after `timeout`.
+func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "timed out waiting until \(what)") }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+}
+
+struct WaitTimedOut: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension WorkerUnderTest {
+    /// Waits for the worker to stop on its own; rethrows its failure.
+    func waitUntilStopped() async throws {
+        try await running.value
+    }
+}
