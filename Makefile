@@ -49,7 +49,7 @@ build-release: deps
 run: build
 	@./scripts/demo.sh $(BIN)
 
-## The playground: a page on http://127.0.0.1:8080/ to try payloads and see every output drawn (see README).
+## The playground: a page on http://127.0.0.1:8080/ to try payloads and see every output drawn (docs/playground.md).
 playground: build
 	$(BIN) playground
 
@@ -62,11 +62,14 @@ playground-test: deps
 demo-translate: build
 	@./scripts/demo-translate.sh $(BIN)
 
-## Every test: Swift unit, golden and integration tests; schema validation; CLI golden check.
+## Every test (docs/testing.md): Swift unit, golden and integration tests; schema validation; CLI golden check;
+## the relative links of README.md, CHANGELOG.md and docs/.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) scripts/validate_schemas.py
+	$(PYTHON) -m unittest scripts/test_validate_schemas.py
+	$(PYTHON) scripts/check_doc_links.py
 	$(PYTHON) -m unittest discover -s Tests/Conformance
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)

@@ -1,5 +1,5 @@
 /// The canonical intermediate representation of one valid unified payload: everything the emitters
-/// of all four formats need, already checked and normalized (defaults applied, aliases resolved).
+/// of every format need, already checked and normalized (defaults applied, aliases resolved).
 ///
 /// Texts and copied values are references into the input payload (``InputText``, ``InputValue``):
 /// the IR is read together with the bytes it was built from.

@@ -62,7 +62,7 @@ public struct PushWorkerConfiguration: Sendable {
     /// (`murmur2_random`), a record size limit that fits a dead letter of the largest accepted payload
     /// with its headers (`pushgate-errors` alone may take about 66 KiB). `linger.ms` stays librdkafka's
     /// (5): a longer one saves producer CPU when there are many output partitions, but caps throughput
-    /// at about `--max-in-flight` records per linger (README, "The pipeline").
+    /// at about `--max-in-flight` records per linger (docs/configuration.md).
     var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",

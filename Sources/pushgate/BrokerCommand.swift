@@ -18,7 +18,7 @@ struct BrokerCommand: AsyncParsableCommand {
             cluster: each partition keeps only about 5 MiB, and transactions have no effect. It does not check an \
             idempotent producer's sequence numbers as Kafka does: while a retriable Produce error is injected, a \
             producer with several requests in flight may see a failed batch counted as written (lost by the mock); \
-            give it -X producer.max.in.flight.requests.per.connection=1 (README, "An embedded broker").
+            give it -X producer.max.in.flight.requests.per.connection=1 (docs/embedded-broker.md).
 
             With --control, fault-injection commands are read from standard input, one per line, and each is \
             answered with "ok" or "error: MESSAGE" on standard output; the end of standard input does not stop \

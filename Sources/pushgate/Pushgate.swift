@@ -1,7 +1,7 @@
 import ArgumentParser
 
-/// The `pushgate` command: translate unified push payloads into APNs, Adobe carousel, Facebook card and
-/// Android expandable payloads, offline or as a Kafka worker.
+/// The `pushgate` command: translate unified push payloads into APNs, Adobe carousel, Facebook card,
+/// Android expandable and FCM payloads, offline or as a Kafka worker.
 @main
 struct Pushgate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -12,14 +12,17 @@ struct SettingsDefinitionTests {
         return try RunSettings.resolve(sources)
     }
 
-    @Test func theReadmeTableIsTheDefinitionsTable() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+    /// docs/configuration.md's settings table is ``Settings/markdownTable``, the one made from the definitions.
+    @Test func theConfigurationPageTableIsTheDefinitionsTable() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(lines.firstIndex(of: "| option | environment | file key | default |"))
         let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
-        #expect(table == Settings.markdownTable, "README.md's option table differs from Settings; paste Settings.markdownTable:\n\(Settings.markdownTable)")
+        #expect(
+            table == Settings.markdownTable,
+            "docs/configuration.md's settings table differs from Settings; paste Settings.markdownTable:\n\(Settings.markdownTable)")
     }
 
     @Test func everySettingKeyHasExactlyOneDefinition() {

@@ -1,6 +1,6 @@
 /// The whole definition of one setting: its names (``SettingKey``: flag, variable, file key), its
 /// default, its parser and its documentation. ``Settings`` holds one for every setting; `pushgate run`,
-/// `translate`, `replay` and `broker` and the README's option table are all made from them.
+/// `translate`, `replay` and `broker` and the settings table of docs/configuration.md are all made from them.
 public struct Setting<Value: Sendable>: Sendable {
     /// How the text of a setting becomes its value.
     public enum Parser: Sendable {
@@ -17,16 +17,16 @@ public struct Setting<Value: Sendable>: Sendable {
     public let defaultValue: Value
     /// The default as documentation says it, e.g. `` `pushgate` `` or `none: no HTTP server` (Markdown).
     public let defaultDescription: String
-    /// What the setting does, one sentence without the default (help text and README).
+    /// What the setting does, one sentence without the default (help text and docs/configuration.md).
     public let summary: String
-    /// The placeholder of the flag's value in help and README, e.g. `FORMAT=NAME`; `nil` for the default.
+    /// The placeholder of the flag's value in help and docs, e.g. `FORMAT=NAME`; `nil` for the default.
     public let valueName: String?
-    /// How the README's table writes the option (Markdown) when not `` `--flag` ``, e.g.
+    /// How the settings table writes the option (Markdown) when not `` `--flag` ``, e.g.
     /// `` `--lenient` / `--no-lenient` ``.
     public let option: String?
-    /// What the README's table adds after the variable, e.g. `` (`a=b,c=d`) ``.
+    /// What the settings table adds after the variable, e.g. `` (`a=b,c=d`) ``.
     public let environmentNote: String
-    /// What the README's table adds after the file key, e.g. `` (mapping `FORMAT: NAME`) ``.
+    /// What the settings table adds after the file key, e.g. `` (mapping `FORMAT: NAME`) ``.
     public let fileNote: String
     /// The parser.
     public let parser: Parser

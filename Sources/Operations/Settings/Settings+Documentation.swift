@@ -1,7 +1,8 @@
-/// The documentation made from ``Settings``: the README's option table and `pushgate run --help`'s list
+/// The documentation made from ``Settings``: the settings table of docs/configuration.md and `pushgate run --help`'s list
 /// of variables, so that neither can drift from the definitions.
 extension Settings {
-    /// The README's table of `pushgate run` settings (Markdown), one row per setting of ``all``.
+    /// The table of `pushgate run` settings in docs/configuration.md (Markdown), one row per setting of ``all``;
+    /// `SettingsDefinitionTests` fails when the page's table differs.
     public static var markdownTable: String {
         var lines = ["| option | environment | file key | default |", "|---|---|---|---|"]
         for setting in all {

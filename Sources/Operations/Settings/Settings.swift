@@ -3,7 +3,7 @@ import PushModel
 import PushTranslation
 
 /// Every setting of pushgate, defined once: names, default, parser and documentation. Commands take
-/// their help and defaults from here, ``RunSettings`` its values, and the README its option table.
+/// their help and defaults from here, ``RunSettings`` its values, and docs/configuration.md its settings table.
 public enum Settings {
     /// `--config FILE`: the YAML configuration file (its value is read by the command, not from a file).
     public static let config = Setting<String?>(
@@ -101,7 +101,7 @@ public enum Settings {
         summary: "Seconds to wait at startup for the bootstrap servers to answer before exiting",
         option: "`--connect-timeout` (seconds)", parser: .scalar(SettingParsers.integer(1...3600)))
 
-    /// Every setting of `pushgate run`, in the order of its help and of the README table.
+    /// Every setting of `pushgate run`, in the order of its help and of the settings table.
     public static let all: [any SettingDocumentation] = [
         config, bootstrapServers, groupId, inputTopic, topics, deadLetterTopic, androidFormats, lenient,
         maxPayloadBytes, kafkaProperties, metricsPort, partitions, maxInFlight, logLevel, logFormat, connectTimeout,
