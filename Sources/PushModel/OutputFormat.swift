@@ -1,4 +1,6 @@
-/// The output formats pushgate writes, in the order one input yields them.
+/// The output formats pushgate writes, declared in the order one input yields them (SPEC section 1):
+/// ``allCases`` is that order, and every decision about a format is an exhaustive `switch`, so the
+/// compiler names each place a new format must be added.
 public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     /// Apple Push Notification service payload.
     case apns = "apns"
@@ -38,7 +40,8 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         }
     }
 
-    /// The position in the record order of SPEC section 1.
+    /// The position in the record order of SPEC section 1: the format's index in ``allCases`` (a test
+    /// checks that they agree).
     public var order: Int {
         switch self {
         case .apns: 0
@@ -49,17 +52,8 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         }
     }
 
-    /// The format at `order` in the record order, `nil` past the last.
-    public init?(order: Int) {
-        switch order {
-        case 0: self = .apns
-        case 1: self = .adobeCarousel
-        case 2: self = .fbCard
-        case 3: self = .androidExpandable
-        case 4: self = .fcm
-        default: return nil
-        }
-    }
+    /// ``allCases``, computed once: the formats in record order.
+    static let inRecordOrder = allCases
 
     public static func < (lhs: OutputFormat, rhs: OutputFormat) -> Bool { lhs.order < rhs.order }
 }
@@ -92,14 +86,16 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
     /// The formats in record order.
     public func makeIterator() -> Iterator { Iterator(bits: bits) }
 
-    /// Iterates the formats of a set in record order.
+    /// Iterates the formats of a set in record order (``OutputFormat/allCases``).
     public struct Iterator: IteratorProtocol {
         var bits: UInt8
         var position = 0
 
         /// The next format, `nil` after the last.
         public mutating func next() -> OutputFormat? {
-            while let format = OutputFormat(order: position) {
+            let formats = OutputFormat.inRecordOrder
+            while position < formats.count {
+                let format = formats[position]
                 position += 1
                 if bits & (1 << UInt8(format.order)) != 0 { return format }
             }
@@ -107,3 +103,48 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
         }
     }
 }
+
+/// A value for each output format, each read and written through an exhaustive `switch`: a new format
+/// cannot be left without one.
+public struct PerFormat<Value> {
+    /// The value of ``OutputFormat/apns``.
+    public var apns: Value
+    /// The value of ``OutputFormat/adobeCarousel``.
+    public var adobeCarousel: Value
+    /// The value of ``OutputFormat/fbCard``.
+    public var fbCard: Value
+    /// The value of ``OutputFormat/androidExpandable``.
+    public var androidExpandable: Value
+    /// The value of ``OutputFormat/fcm``.
+    public var fcm: Value
+
+    /// `value` for every format.
+    public init(repeating value: Value) {
+        (apns, adobeCarousel, fbCard, androidExpandable, fcm) = (value, value, value, value, value)
+    }
+
+    /// The value of `format`.
+    public subscript(format: OutputFormat) -> Value {
+        get {
+            switch format {
+            case .apns: apns
+            case .adobeCarousel: adobeCarousel
+            case .fbCard: fbCard
+            case .androidExpandable: androidExpandable
+            case .fcm: fcm
+            }
+        }
+        set {
+            switch format {
+            case .apns: apns = newValue
+            case .adobeCarousel: adobeCarousel = newValue
+            case .fbCard: fbCard = newValue
+            case .androidExpandable: androidExpandable = newValue
+            case .fcm: fcm = newValue
+            }
+        }
+    }
+}
+
+extension PerFormat: Sendable where Value: Sendable {}
+extension PerFormat: Equatable where Value: Equatable {}

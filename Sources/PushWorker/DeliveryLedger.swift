@@ -55,11 +55,11 @@ final class DeliveryLedger: @unchecked Sendable {
 
 /// Acknowledged records per format and of dead letters, summed over several inputs.
 struct ProducedCounts {
-    private(set) var byFormat = [Int](repeating: 0, count: OutputFormat.allCases.count)
+    private(set) var byFormat = PerFormat(repeating: 0)
     private(set) var deadLetters = 0
 
     mutating func add(_ tally: ProducedTally) {
-        for format in tally.formats { byFormat[format.order] += 1 }
+        for format in tally.formats { byFormat[format] += 1 }
         deadLetters += tally.deadLetters
     }
 }

@@ -66,8 +66,8 @@ public final class WorkerMetrics: Sendable {
 
     /// Acknowledged records of several inputs, by format.
     func recordProduced(_ counts: ProducedCounts) {
-        for (order, count) in counts.byFormat.enumerated() where count > 0 {
-            if let format = OutputFormat(order: order) { produced[format.rawValue]?.increment(by: count) }
+        for format in OutputFormat.allCases where counts.byFormat[format] > 0 {
+            produced[format.rawValue]?.increment(by: counts.byFormat[format])
         }
         if counts.deadLetters > 0 { produced[Self.deadLetterFormat]?.increment(by: counts.deadLetters) }
     }

@@ -1,0 +1,63 @@
+import Foundation
+@testable import Operations
+import PushModel
+import Testing
+
+/// Every output format reaches every place that must know it. The compiler points to each `switch` over
+/// ``OutputFormat``; these are the places it cannot see: files, the page, labels and deployment topics.
+@Suite("Every output format is known everywhere it must be")
+struct OutputFormatCoverageTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// SPEC section 1's record order is the declaration order, and `order` agrees with it.
+    @Test func allCasesIsTheRecordOrderOfTheSpec() {
+        #expect(OutputFormat.allCases.map(\.rawValue) == ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"])
+        for (index, format) in OutputFormat.allCases.enumerated() { #expect(format.order == index, "\(format)") }
+        #expect(Array(OutputFormatSet(OutputFormat.allCases.reversed())) == OutputFormat.allCases)
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func theFormatHasASchema(_ format: OutputFormat) throws {
+        let schema = try Self.text("Schemas/\(format.rawValue).schema.json")
+        #expect(schema.contains("\"$schema\""))
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func theFormatHasGoldenOutputs(_ format: OutputFormat) throws {
+        let folder = Self.root.appendingPathComponent("Tests/PushTranslationTests/Golden")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".expected.jsonl") }
+        let marker = "\"format\":\"\(format.rawValue)\""
+        let goldens = try files.filter { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8).contains(marker) }
+        #expect(goldens.count >= 3, "\(format): \(goldens.count) golden cases")
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func thePlaygroundDrawsTheFormat(_ format: OutputFormat) throws {
+        let page = String(decoding: PlaygroundPage.html, as: UTF8.self)
+        #expect(page.contains("case \"\(format.rawValue)\":"), "the page's preview switch has no case for \(format)")
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func theFormatHasAProducedCounter(_ format: OutputFormat) async throws {
+        let metrics = PrometheusMetrics()
+        var buffer: [UInt8] = []
+        metrics.registry.emit(into: &buffer)
+        let exposition = String(decoding: buffer, as: UTF8.self)
+        #expect(exposition.contains("pushgate_records_produced_total{format=\"\(format.rawValue)\"}"))
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func theDeploymentsCreateAndNameTheFormatsTopic(_ format: OutputFormat) throws {
+        let compose = try Self.text("deploy/docker-compose.yml")
+        let configMap = try Self.text("deploy/kubernetes/configmap.yaml")
+        let mapping = "\(format.rawValue)=\(format.defaultTopic)"
+        #expect(compose.contains(" \(format.defaultTopic) ") || compose.contains(" \(format.defaultTopic);"), "compose creates \(format.defaultTopic)")
+        #expect(compose.contains(mapping))
+        #expect(configMap.contains(mapping))
+    }
+}
