@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// Pauses a consumer's assigned partitions while the application cannot take more records, and resumes
 /// them when it can: the poll thread keeps calling `rd_kafka_consumer_poll` meanwhile, so the member
@@ -12,13 +13,17 @@ import Logging
 /// while, as a bounded pipeline often is under load, is not paused: only one full for ``pauseAfter``,
 /// a third of `max.poll.interval.ms` (between 1 and 60 s), which leaves the member time to poll.
 ///
-/// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
-final class ConsumerFlowControl: @unchecked Sendable {
+/// Only the consumer's poll thread uses it; its state is behind a mutex that is never contended.
+final class ConsumerFlowControl: Sendable {
     /// How long the application must stay full before the assignment is paused.
     let pauseAfter: Duration
 
-    private var paused: Set<KafkaTopicPartition> = []
-    private var fullSince: ContinuousClock.Instant?
+    private struct State {
+        var paused: Set<KafkaTopicPartition> = []
+        var fullSince: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
     private let logger: Logger
 
     /// Creates the flow control of a consumer whose `max.poll.interval.ms` is `maxPollIntervalMs`.
@@ -28,24 +33,28 @@ final class ConsumerFlowControl: @unchecked Sendable {
     }
 
     /// Whether the assignment is paused.
-    var isPaused: Bool { !paused.isEmpty }
+    var isPaused: Bool { state.withLock { !$0.paused.isEmpty } }
 
     /// The application has no room: `true` when the poll thread should poll anyway, having paused the
     /// assignment (full for ``pauseAfter`` already); `false` when it should wait for room.
     func noRoom(handle: OpaquePointer) -> Bool {
         let now = ContinuousClock.now
-        guard let since = fullSince else {
-            fullSince = now
-            return false
+        let pauseAfter = self.pauseAfter
+        let fullLongEnough = state.withLock { state in
+            guard let since = state.fullSince else {
+                state.fullSince = now
+                return false
+            }
+            return now - since >= pauseAfter
         }
-        guard now - since >= pauseAfter else { return false }
+        guard fullLongEnough else { return false }
         pause(handle: handle)
         return true
     }
 
     /// The application has room: resumes the assignment if it was paused.
     func room(handle: OpaquePointer) {
-        fullSince = nil
+        state.withLock { $0.fullSince = nil }
         resume(handle: handle)
     }
 
@@ -53,22 +62,29 @@ final class ConsumerFlowControl: @unchecked Sendable {
     /// starts unpaused). Each partition is paused once: repeated pauses of a paused partition are
     /// reported to confuse librdkafka (librdkafka issue 1802).
     private func pause(handle: OpaquePointer) {
-        let newlyPaused = assignment(handle).filter { !paused.contains($0) }
+        let assigned = assignment(handle)
+        let (newlyPaused, wasRunning) = state.withLock { state in
+            let newlyPaused = assigned.filter { !state.paused.contains($0) }
+            defer { state.paused.formUnion(newlyPaused) }
+            return (newlyPaused, state.paused.isEmpty)
+        }
         guard !newlyPaused.isEmpty else { return }
         let list = RDKafkaTopicPartitionList.make(newlyPaused.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_pause_partitions(handle, list)
-        if paused.isEmpty {
+        if wasRunning {
             logger.info("input paused: the pipeline has been full for \(pauseAfter) (outputs not acknowledged); still polling the group")
         }
-        paused.formUnion(newlyPaused)
     }
 
     /// Resumes the partitions this paused that are still assigned.
     private func resume(handle: OpaquePointer) {
+        let paused = state.withLock { state in
+            defer { state.paused.removeAll() }
+            return state.paused
+        }
         guard !paused.isEmpty else { return }
         let stillAssigned = assignment(handle).filter { paused.contains($0) }
-        paused.removeAll()
         logger.info("input resumed")
         guard !stillAssigned.isEmpty else { return }
         let list = RDKafkaTopicPartitionList.make(stillAssigned.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })

@@ -1,17 +1,23 @@
 import CRdKafka
 import Foundation
 import Logging
+import Synchronization
 
 /// The consumer's view of its group assignment: which partitions it owns and their assignment epochs.
 /// Handles librdkafka's rebalance callback (eager `assign` or cooperative `incremental_assign`, whichever
 /// protocol the group uses) and commits explicit offsets.
 ///
-/// `@unchecked Sendable` is safe because every method runs on the consumer's poll thread: the rebalance
-/// callback is served from `rd_kafka_consumer_poll` and `rd_kafka_consumer_close`, which only that
-/// thread calls, and commits are queued onto it.
-final class ConsumerGroupMembership: @unchecked Sendable {
-    private var epochs: [KafkaTopicPartition: UInt64] = [:]
-    private var lastEpoch: UInt64 = 0
+/// Every method runs on the consumer's poll thread (the rebalance callback is served from
+/// `rd_kafka_consumer_poll` and `rd_kafka_consumer_close`, which only that thread calls, and commits are
+/// queued onto it), so the mutex around the epochs is never contended; it is never held while librdkafka
+/// or the listener is called.
+final class ConsumerGroupMembership: Sendable {
+    private struct Epochs {
+        var byPartition: [KafkaTopicPartition: UInt64] = [:]
+        var last: UInt64 = 0
+    }
+
+    private let epochs = Mutex(Epochs())
     private let listener: (any KafkaRebalanceListener)?
     private let logger: Logger
 
@@ -21,10 +27,10 @@ final class ConsumerGroupMembership: @unchecked Sendable {
     }
 
     /// The assignment epoch of `partition`, 0 when it is not assigned.
-    func epoch(of partition: KafkaTopicPartition) -> UInt64 { epochs[partition] ?? 0 }
+    func epoch(of partition: KafkaTopicPartition) -> UInt64 { epochs.withLock { $0.byPartition[partition] ?? 0 } }
 
     /// The partitions currently assigned.
-    var assignedPartitions: [KafkaTopicPartition] { Array(epochs.keys) }
+    var assignedPartitions: [KafkaTopicPartition] { epochs.withLock { Array($0.byPartition.keys) } }
 
     func rebalance(
         handle: OpaquePointer, event: rd_kafka_resp_err_t, list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
@@ -33,10 +39,13 @@ final class ConsumerGroupMembership: @unchecked Sendable {
         let cooperative = rd_kafka_rebalance_protocol(handle).map { String(cString: $0) } == "COOPERATIVE"
         switch event {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-            lastEpoch += 1
-            for partition in partitions { epochs[partition] = lastEpoch }
+            let epoch = epochs.withLock { epochs in
+                epochs.last += 1
+                for partition in partitions { epochs.byPartition[partition] = epochs.last }
+                return epochs.last
+            }
             logger.info("partitions assigned: \(partitions.map(\.description).sorted().joined(separator: ", "))")
-            listener?.partitionsAssigned(partitions, epoch: lastEpoch)
+            listener?.partitionsAssigned(partitions, epoch: epoch)
             if cooperative {
                 if let error = rd_kafka_incremental_assign(handle, list) { logger.error("assign: \(KafkaError(consuming: error))") }
             } else {
@@ -48,7 +57,9 @@ final class ConsumerGroupMembership: @unchecked Sendable {
             logger.info("partitions \(lost ? "lost" : "revoked"): \(partitions.map(\.description).sorted().joined(separator: ", "))")
             let offsets = listener?.partitionsRevoked(partitions, lost: lost) ?? []
             if !lost, !offsets.isEmpty { commitBeforeRevoke(offsets, handle: handle) }
-            for partition in partitions { epochs[partition] = nil }
+            epochs.withLock { epochs in
+                for partition in partitions { epochs.byPartition[partition] = nil }
+            }
             if cooperative {
                 if let error = rd_kafka_incremental_unassign(handle, list) { logger.error("unassign: \(KafkaError(consuming: error))") }
             } else {
@@ -58,9 +69,9 @@ final class ConsumerGroupMembership: @unchecked Sendable {
             // librdkafka could not complete the rebalance: give up everything this member holds, as lost
             // (not committed: another member may own it already), the way its protocol requires.
             logger.error("rebalance failed: \(KafkaError(event)); dropping the assignment")
-            let held = Array(epochs.keys)
+            let held = assignedPartitions
             if !held.isEmpty { _ = listener?.partitionsRevoked(held, lost: true) }
-            epochs.removeAll()
+            epochs.withLock { $0.byPartition.removeAll() }
             switch Self.recoveryAfterFailedRebalance(cooperative: cooperative) {
             case .incrementalUnassignCurrent:
                 var current: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
@@ -105,7 +116,7 @@ final class ConsumerGroupMembership: @unchecked Sendable {
 
     /// Commits `offsets` synchronously, skipping partitions this consumer no longer owns.
     func commit(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer) throws(KafkaError) {
-        let owned = offsets.filter { epochs[$0.topicPartition] != nil }
+        let owned = epochs.withLock { epochs in offsets.filter { epochs.byPartition[$0.topicPartition] != nil } }
         guard !owned.isEmpty else { return }
         let list = RDKafkaTopicPartitionList.make(owned)
         defer { rd_kafka_topic_partition_list_destroy(list) }

@@ -1,110 +1,126 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// The bounded hand-over between the consumer's poll thread (one producer, which blocks when full)
 /// and the task iterating ``KafkaConsumer/messages`` (one consumer, which suspends when empty).
 ///
-/// `@unchecked Sendable` is safe because all mutable state is accessed while holding `condition`.
-final class ConsumerMessageBuffer: @unchecked Sendable {
-    private let condition = NSCondition()
+/// All its state is behind a mutex; the poll thread waiting for room sleeps on a semaphore that taking
+/// records (or finishing) signals.
+final class ConsumerMessageBuffer: Sendable {
+    private struct State {
+        var items: [KafkaConsumerMessage] = []
+        var head = 0
+        var waiter: (id: UInt64, maxCount: Int, continuation: CheckedContinuation<[KafkaConsumerMessage], any Error>)?
+        var nextWaiterID: UInt64 = 0
+        var finished = false
+        var failure: KafkaError?
+        /// Whether the poll thread sleeps on `roomSignal`.
+        var pollThreadWaits = false
+
+        var count: Int { items.count - head }
+    }
+
     private let capacity: Int
-    private var items: [KafkaConsumerMessage] = []
-    private var head = 0
-    private var waiter: (id: UInt64, maxCount: Int, continuation: CheckedContinuation<[KafkaConsumerMessage], any Error>)?
-    private var nextWaiterID: UInt64 = 0
-    private var finished = false
-    private var failure: KafkaError?
+    private let state = Mutex(State())
+    private let roomSignal = DispatchSemaphore(value: 0)
 
     init(capacity: Int) { self.capacity = max(capacity, 1) }
 
-    private var count: Int { items.count - head }
-
     /// Poll thread: waits up to `timeout` seconds for room; `true` when a record may be pushed.
     func waitForRoom(timeout: TimeInterval) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if count < capacity || finished { return true }
-        _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
-        return count < capacity || finished
+        let capacity = self.capacity
+        let hasRoom = state.withLock { state in
+            if state.count < capacity || state.finished { return true }
+            state.pollThreadWaits = true
+            return false
+        }
+        if hasRoom { return true }
+        _ = roomSignal.wait(timeout: .now() + timeout)
+        return state.withLock { state in
+            state.pollThreadWaits = false
+            return state.count < capacity || state.finished
+        }
     }
 
     /// Poll thread: appends `messages`, in order, and hands a batch to a waiting task. Dropped once
     /// finished.
     func push(_ messages: [KafkaConsumerMessage]) {
         guard !messages.isEmpty else { return }
-        condition.lock()
-        if finished {
-            condition.unlock()
-            return
+        let handOver: (CheckedContinuation<[KafkaConsumerMessage], any Error>, [KafkaConsumerMessage])? = state.withLock {
+            state in
+            if state.finished { return nil }
+            state.items.append(contentsOf: messages)
+            guard let waiting = state.waiter else { return nil }
+            state.waiter = nil
+            return (waiting.continuation, Self.take(from: &state, maxCount: waiting.maxCount))
         }
-        items.append(contentsOf: messages)
-        guard let waiting = waiter else {
-            condition.unlock()
-            return
-        }
-        waiter = nil
-        let batch = takeLocked(maxCount: waiting.maxCount)
-        condition.unlock()
-        waiting.continuation.resume(returning: batch)
+        guard let (continuation, batch) = handOver else { return }
+        continuation.resume(returning: batch)
     }
 
     /// Poll thread: how many more records fit now.
-    var room: Int { condition.withLock { max(capacity - count, 0) } }
+    var room: Int {
+        let capacity = self.capacity
+        return state.withLock { max(capacity - $0.count, 0) }
+    }
 
     /// Ends the sequence: at once with `error`, or after nothing more (buffered records are dropped:
     /// they were never handed out, so they are not committed and will be read again).
     func finish(error: KafkaError? = nil) {
-        condition.lock()
-        if finished {
-            condition.unlock()
-            return
+        let ended: (waiting: CheckedContinuation<[KafkaConsumerMessage], any Error>?, first: Bool) = state.withLock { state in
+            if state.finished { return (nil, false) }
+            state.finished = true
+            state.failure = error
+            state.items.removeAll()
+            state.head = 0
+            defer { state.waiter = nil }
+            return (state.waiter?.continuation, true)
         }
-        finished = true
-        failure = error
-        items.removeAll()
-        head = 0
-        let waiting = waiter
-        waiter = nil
-        condition.broadcast()
-        condition.unlock()
-        if let error { waiting?.continuation.resume(throwing: error) } else { waiting?.continuation.resume(returning: []) }
+        guard ended.first else { return }
+        roomSignal.signal()
+        if let error { ended.waiting?.resume(throwing: error) } else { ended.waiting?.resume(returning: []) }
     }
 
     /// Task: the records buffered now, at most `maxCount` of them, or once some arrive, those; empty at
     /// the end or when the task is cancelled. One hand-over per batch, not per record.
     func nextBatch(maxCount: Int) async throws -> [KafkaConsumerMessage] {
         let maxCount = max(maxCount, 1)
-        let id: UInt64 = condition.withLock {
-            nextWaiterID += 1
-            return nextWaiterID
+        let id: UInt64 = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                condition.lock()
-                if count > 0 {
-                    let batch = takeLocked(maxCount: maxCount)
-                    condition.unlock()
+                enum Answer {
+                    case batch([KafkaConsumerMessage])
+                    case failure(KafkaError)
+                    case waiting
+                }
+                let answer: Answer = state.withLock { state in
+                    if state.count > 0 { return .batch(Self.take(from: &state, maxCount: maxCount)) }
+                    if state.finished { return state.failure.map(Answer.failure) ?? .batch([]) }
+                    if Task.isCancelled { return .batch([]) }
+                    state.waiter = (id, maxCount, continuation)
+                    return .waiting
+                }
+                switch answer {
+                case .batch(let batch):
                     continuation.resume(returning: batch)
-                } else if finished {
-                    let error = failure
-                    condition.unlock()
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: []) }
-                } else if Task.isCancelled {
-                    condition.unlock()
-                    continuation.resume(returning: [])
-                } else {
-                    waiter = (id, maxCount, continuation)
-                    condition.unlock()
+                    if !batch.isEmpty { wakePollThreadIfWaiting() }
+                case .failure(let error):
+                    continuation.resume(throwing: error)
+                case .waiting:
+                    break
                 }
             }
         } onCancel: {
-            condition.lock()
-            guard let waiting = waiter, waiting.id == id else {
-                condition.unlock()
-                return
+            let waiting: CheckedContinuation<[KafkaConsumerMessage], any Error>? = state.withLock { state in
+                guard let waiting = state.waiter, waiting.id == id else { return nil }
+                state.waiter = nil
+                return waiting.continuation
             }
-            waiter = nil
-            condition.unlock()
-            waiting.continuation.resume(returning: [])
+            waiting?.resume(returning: [])
         }
     }
 
@@ -113,28 +129,34 @@ final class ConsumerMessageBuffer: @unchecked Sendable {
         try await nextBatch(maxCount: 1).first
     }
 
-    /// Takes up to `maxCount` buffered records; `condition` must be locked. Wakes the poll thread if it
-    /// waits for room.
-    private func takeLocked(maxCount: Int) -> [KafkaConsumerMessage] {
-        let available = min(count, maxCount)
-        if head == 0 && available == items.count {
+    /// Wakes the poll thread if it sleeps waiting for room (records were just taken).
+    private func wakePollThreadIfWaiting() {
+        let waits = state.withLock { state in
+            defer { state.pollThreadWaits = false }
+            return state.pollThreadWaits
+        }
+        if waits { roomSignal.signal() }
+    }
+
+    /// Takes up to `maxCount` buffered records from `state`.
+    private static func take(from state: inout State, maxCount: Int) -> [KafkaConsumerMessage] {
+        let available = min(state.count, maxCount)
+        if state.head == 0 && available == state.items.count {
             // Everything buffered: hand the array itself over (no element is copied).
-            let batch = items
-            items = []
-            items.reserveCapacity(batch.count)
-            condition.signal()
+            let batch = state.items
+            state.items = []
+            state.items.reserveCapacity(batch.count)
             return batch
         }
-        let batch = Array(items[head..<(head + available)])
-        head += available
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
+        let batch = Array(state.items[state.head..<(state.head + available)])
+        state.head += available
+        if state.head == state.items.count {
+            state.items.removeAll(keepingCapacity: true)
+            state.head = 0
+        } else if state.head > 1024 && state.head * 2 > state.items.count {
+            state.items.removeFirst(state.head)
+            state.head = 0
         }
-        condition.signal()
         return batch
     }
 }

@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// A Kafka cluster inside this process, on loopback: librdkafka's mock cluster, for demos and tests.
 ///
@@ -93,18 +94,16 @@ public final class EmbeddedBroker: Sendable {
     }
 }
 
-/// The `rd_kafka_mock_cluster_t` pointer, destroyed once.
-///
-/// `@unchecked Sendable` is safe because the pointer is only used or cleared under the lock, and the
-/// mock cluster functions called with it are thread-safe (each is a message to the cluster's thread).
-private final class MockCluster: @unchecked Sendable {
-    private let pointer: Locked<OpaquePointer?>
+/// The `rd_kafka_mock_cluster_t` pointer, destroyed once: it is only used or cleared while its mutex is
+/// held, so no call can meet a destroyed cluster.
+private final class MockCluster: Sendable {
+    private let pointer: Mutex<RDKafkaPointer?>
 
-    init(_ pointer: OpaquePointer) { self.pointer = Locked(pointer) }
+    init(_ pointer: OpaquePointer) { self.pointer = Mutex(RDKafkaPointer(pointer)) }
 
     /// Runs `body` with the live cluster. - Throws: ``KafkaError`` once the cluster is destroyed.
-    func with<Result>(_ body: (OpaquePointer) -> Result) throws(KafkaError) -> Result {
-        let result: Result? = pointer.withLock { current in current.map(body) }
+    func with<Result: Sendable>(_ body: (OpaquePointer) -> Result) throws(KafkaError) -> Result {
+        let result: Result? = pointer.withLock { current in current.map { body($0.raw) } }
         guard let result else { throw KafkaError.client("the embedded broker is shut down") }
         return result
     }
@@ -113,7 +112,7 @@ private final class MockCluster: @unchecked Sendable {
     func destroy() -> Bool {
         pointer.withLock { current in
             guard let live = current else { return false }
-            rd_kafka_mock_cluster_destroy(live)
+            rd_kafka_mock_cluster_destroy(live.raw)
             current = nil
             return true
         }

@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 
 /// Wakes librdkafka 2.0.2's fetcher when it has stopped on a full queue and nothing else will wake it.
 ///
@@ -15,28 +16,34 @@ import CRdKafka
 /// after the last one polled). librdkafka's queue is empty then, so the seek drops nothing; it wakes the
 /// fetcher, which fetches from there at once.
 ///
-/// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
-final class FetcherWakeUp: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private var queue: OpaquePointer?
+/// Only the consumer's poll thread uses it; its state is behind a mutex that is never contended.
+final class FetcherWakeUp: Sendable {
+    private struct State {
+        var queue: RDKafkaPointer?
+        var averageRecordBytes = 512.0
+        var wasNearFull = false
+        var wakeUps = 0
+    }
+
+    private let client: RDKafkaPointer
+    private var handle: OpaquePointer { client.raw }
     /// The queue length (records) from which the fetcher may have stopped.
     private let nearFullCount: Int
     /// The queue size (bytes) from which the fetcher may have stopped.
     private let nearFullBytes: Int
-    private var averageRecordBytes = 512.0
-    private var wasNearFull = false
+    private let state: Mutex<State>
 
     /// Whether the queue has been near its limit since the fetcher was last woken: the poll thread then
     /// waits only briefly for records, to notice an empty queue at once.
-    var mayHaveStopped: Bool { wasNearFull }
+    var mayHaveStopped: Bool { state.withLock { $0.wasNearFull } }
 
     /// How many times the fetcher was woken (for tests and logs).
-    private(set) var wakeUps = 0
+    var wakeUps: Int { state.withLock { $0.wakeUps } }
 
     /// Watches the consumer `handle`'s queue.
     init(handle: OpaquePointer) {
-        self.handle = handle
-        self.queue = rd_kafka_queue_get_consumer(handle)
+        self.client = RDKafkaPointer(handle)
+        self.state = Mutex(State(queue: rd_kafka_queue_get_consumer(handle).map(RDKafkaPointer.init)))
         let maxKilobytes = Self.setting("queued.max.messages.kbytes", of: handle) ?? 65536
         let minMessages = Self.setting("queued.min.messages", of: handle) ?? 100_000
         // librdkafka checks its limits before each fetch; a queue at three quarters of either may be over
@@ -47,29 +54,40 @@ final class FetcherWakeUp: @unchecked Sendable {
 
     /// Releases librdkafka's queue handle; call it before the client is destroyed. Nothing is woken after.
     func close() {
-        if let queue { rd_kafka_queue_destroy(queue) }
-        queue = nil
+        state.withLock { state in
+            if let queue = state.queue { rd_kafka_queue_destroy(queue.raw) }
+            state.queue = nil
+        }
     }
 
     /// Before a poll: notes whether librdkafka's queue is near its limit.
     func measureQueue() {
-        guard let queue else { return }
-        let length = rd_kafka_queue_length(queue)
-        if length >= nearFullCount || Double(length) * averageRecordBytes >= Double(nearFullBytes) { wasNearFull = true }
+        let (nearFullCount, nearFullBytes) = (self.nearFullCount, self.nearFullBytes)
+        state.withLock { state in
+            guard let queue = state.queue else { return }
+            let length = rd_kafka_queue_length(queue.raw)
+            if length >= nearFullCount || Double(length) * state.averageRecordBytes >= Double(nearFullBytes) {
+                state.wasNearFull = true
+            }
+        }
     }
 
     /// After a poll that returned `records` records of `bytes` bytes in all: updates the average record
     /// size that turns the queue's length into bytes.
     func polled(records: Int, bytes: Int) {
         guard records > 0 else { return }
-        averageRecordBytes = averageRecordBytes * 0.9 + Double(bytes) / Double(records) * 0.1
+        state.withLock { $0.averageRecordBytes = $0.averageRecordBytes * 0.9 + Double(bytes) / Double(records) * 0.1 }
     }
 
     /// After a poll that returned nothing although the application had room: wakes the fetcher if the
     /// queue had been near its limit since the last wake-up.
     func pollFoundNothing() {
-        guard wasNearFull, let queue, rd_kafka_queue_length(queue) == 0 else { return }
-        wasNearFull = false
+        let mayHaveStopped = state.withLock { state in
+            guard state.wasNearFull, let queue = state.queue, rd_kafka_queue_length(queue.raw) == 0 else { return false }
+            state.wasNearFull = false
+            return true
+        }
+        guard mayHaveStopped else { return }
         let lagging = laggingPositions()
         guard !lagging.isEmpty else { return }
         let list = RDKafkaTopicPartitionList.make(lagging)
@@ -78,7 +96,7 @@ final class FetcherWakeUp: @unchecked Sendable {
             rd_kafka_error_destroy(error)
             return
         }
-        wakeUps += 1
+        state.withLock { $0.wakeUps += 1 }
     }
 
     /// The assigned partitions whose position (next record to poll) is below the high watermark last

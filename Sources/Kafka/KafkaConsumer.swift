@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// A consumer group member that reads records and commits only the offsets it is told to.
 ///
@@ -12,7 +13,7 @@ public final class KafkaConsumer: Sendable {
     private let buffer: ConsumerMessageBuffer
     private let membership: ConsumerGroupMembership
     private let fetcherWakeUp: FetcherWakeUp
-    private let closed = Locked(false)
+    private let closed = Mutex(false)
 
     /// The records read, to be iterated by one task.
     public let messages: KafkaConsumerMessages
@@ -208,18 +209,20 @@ public final class KafkaConsumer: Sendable {
 }
 
 /// The names of the topics a poll thread reads, by librdkafka topic handle, so that a record's topic
-/// is not a new `String` each time.
-///
-/// `@unchecked Sendable` is safe because only the consumer's poll thread uses it.
-final class TopicNameCache: @unchecked Sendable {
-    private var names: [OpaquePointer: String] = [:]
+/// is not a new `String` each time. Only the consumer's poll thread uses it; the mutex is never
+/// contended.
+final class TopicNameCache: Sendable {
+    private let names = Mutex<[RDKafkaPointer: String]>([:])
 
     /// The name of `topic` (empty for none).
     func name(of topic: OpaquePointer?) -> String {
         guard let topic else { return "" }
-        if let name = names[topic] { return name }
-        let name = String(cString: rd_kafka_topic_name(topic))
-        names[topic] = name
-        return name
+        let topicPointer = RDKafkaPointer(topic)
+        return names.withLock { names in
+            if let name = names[topicPointer] { return name }
+            let name = String(cString: rd_kafka_topic_name(topicPointer.raw))
+            names[topicPointer] = name
+            return name
+        }
     }
 }

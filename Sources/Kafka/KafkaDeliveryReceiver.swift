@@ -4,16 +4,11 @@ import CRdKafka
 ///
 /// The fast way to learn of deliveries: a record produced with a receiver carries only a retained
 /// reference to it through librdkafka (no closure, no copy of the record), and the report is read in
-/// place. Subclass it and override ``received(_:)``; one receiver may serve many records.
-///
-/// `@unchecked Sendable`: the base class has no state; subclasses say why theirs is safe.
-open class KafkaDeliveryReceiver: @unchecked Sendable {
-    /// Creates a receiver.
-    public init() {}
-
+/// place. One receiver may serve many records.
+public protocol KafkaDeliveryReceiver: AnyObject, Sendable {
     /// One record's delivery report, on the producer's poll thread: keep it short and never block.
     /// `delivery` is valid only during the call.
-    open func received(_ delivery: KafkaDelivery) {}
+    func received(_ delivery: KafkaDelivery)
 }
 
 /// One record's delivery report, read in place from librdkafka's message: valid only during
@@ -56,7 +51,7 @@ public struct KafkaDelivery {
 }
 
 /// Calls a closure with each report: the convenient, slower way (one allocation per record).
-final class ClosureDeliveryReceiver: KafkaDeliveryReceiver, @unchecked Sendable {
+final class ClosureDeliveryReceiver: KafkaDeliveryReceiver {
     private let handler: KafkaProducer.DeliveryHandler
     private let topic: String
 
@@ -65,7 +60,7 @@ final class ClosureDeliveryReceiver: KafkaDeliveryReceiver, @unchecked Sendable 
         self.topic = topic
     }
 
-    override func received(_ delivery: KafkaDelivery) {
+    func received(_ delivery: KafkaDelivery) {
         if let error = delivery.error {
             handler(.failure(error))
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A dedicated thread that calls librdkafka's blocking functions, so they never run on Swift's
 /// cooperative thread pool (one thread per core: a blocked poll there would freeze every task).
@@ -6,13 +7,16 @@ import Foundation
 /// The thread alternates between running queued commands and calling `poll`, which should block for a
 /// short time (tens of milliseconds) at most. Async code hands work over with ``run(_:)``.
 ///
-/// `@unchecked Sendable` is safe because the mutable state is only touched while holding `condition`.
-final class PollThread: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var commands: [@Sendable () -> Void] = []
-    private var stopRequested = false
-    private var exited = false
-    private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+/// Its queue of commands and its stop and exit flags are kept behind a mutex.
+final class PollThread: Sendable {
+    private struct State {
+        var commands: [@Sendable () -> Void] = []
+        var stopRequested = false
+        var exited = false
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
     private let name: String
     private let poll: @Sendable () -> Void
 
@@ -33,12 +37,11 @@ final class PollThread: @unchecked Sendable {
     /// last command, which may destroy the librdkafka handle, nothing may run after it.
     @discardableResult
     func enqueue(_ command: @escaping @Sendable () -> Void) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !exited && !stopRequested else { return false }
-        commands.append(command)
-        condition.signal()
-        return true
+        state.withLock { state in
+            guard !state.exited && !state.stopRequested else { return false }
+            state.commands.append(command)
+            return true
+        }
     }
 
     /// Runs `body` on the thread and returns its result to the calling task.
@@ -62,38 +65,35 @@ final class PollThread: @unchecked Sendable {
     /// uses: `poll` is not called again), and exit; returns once it has exited.
     func stop(after last: (@Sendable () -> Void)? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if exited {
-                condition.unlock()
-                continuation.resume()
-                return
+            let exited = state.withLock { state in
+                if state.exited { return true }
+                if let last { state.commands.append(last) }
+                state.stopRequested = true
+                state.exitWaiters.append(continuation)
+                return false
             }
-            if let last { commands.append(last) }
-            stopRequested = true
-            exitWaiters.append(continuation)
-            condition.signal()
-            condition.unlock()
+            if exited { continuation.resume() }
         }
     }
 
     private func loop() {
         while true {
-            condition.lock()
-            let pending = commands
-            commands.removeAll()
-            let stopping = stopRequested
-            condition.unlock()
+            let (pending, stopping) = state.withLock { state in
+                defer { state.commands.removeAll() }
+                return (state.commands, state.stopRequested)
+            }
             for command in pending { command() }
             if stopping && pending.isEmpty { break }
             if !stopping { poll() }
         }
-        condition.lock()
-        exited = true
-        let waiters = exitWaiters
-        exitWaiters.removeAll()
-        let late = commands
-        commands.removeAll()
-        condition.unlock()
+        let (waiters, late) = state.withLock { state in
+            state.exited = true
+            defer {
+                state.exitWaiters.removeAll()
+                state.commands.removeAll()
+            }
+            return (state.exitWaiters, state.commands)
+        }
         // Commands queued while stopping still run, on this thread, so their continuations resume.
         for command in late { command() }
         for waiter in waiters { waiter.resume() }

@@ -1,11 +1,12 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// What a client's C callbacks reach through librdkafka's per-instance opaque pointer.
 ///
-/// `@unchecked Sendable` is safe because every stored property is immutable after init except
-/// `fatalError`, which is behind a lock; the closures themselves are `@Sendable`.
-final class RDKafkaCallbacks: @unchecked Sendable {
+/// Every stored property is immutable after init except `fatalError`, which is behind a mutex; the
+/// closures themselves are `@Sendable`.
+final class RDKafkaCallbacks: Sendable {
     typealias RebalanceHandler = @Sendable (
         _ handle: OpaquePointer, _ event: rd_kafka_resp_err_t, _ partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
     ) -> Void
@@ -15,7 +16,7 @@ final class RDKafkaCallbacks: @unchecked Sendable {
     let fatalErrorHandler: (@Sendable (KafkaError) -> Void)?
     let errorHandler: (@Sendable (KafkaError) -> Void)?
     let rebalanceHandler: RebalanceHandler?
-    let fatalError = Locked<KafkaError?>(nil)
+    let fatalError = Mutex<KafkaError?>(nil)
 
     init(
         logger: Logger, statisticsHandler: (@Sendable (String) -> Void)?,

@@ -1,24 +1,27 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// One librdkafka client instance (`rd_kafka_t`), producer or consumer, and the callbacks it reaches.
 ///
-/// `@unchecked Sendable` is safe because librdkafka's handle functions used through it are thread-safe,
-/// and `destroy()` is called exactly once, by the owner, after its poll thread has stopped using it.
-final class RDKafkaClient: @unchecked Sendable {
+/// librdkafka's handle functions used through it are thread-safe (``RDKafkaPointer``), and `destroy()`
+/// is called exactly once, by the owner, after its poll thread has stopped using it.
+final class RDKafkaClient: Sendable {
     enum Kind { case producer, consumer }
 
-    let handle: OpaquePointer
+    /// The `rd_kafka_t`.
+    var handle: OpaquePointer { pointer.raw }
+    private let pointer: RDKafkaPointer
     let callbacks: RDKafkaCallbacks
     /// `bootstrap.servers` as configured, for messages.
     let bootstrapServers: String?
     private let opaque: Unmanaged<RDKafkaCallbacks>
-    private let destroyed = Locked(false)
+    private let destroyed = Mutex(false)
 
     private init(
         handle: OpaquePointer, callbacks: RDKafkaCallbacks, bootstrapServers: String?, opaque: Unmanaged<RDKafkaCallbacks>
     ) {
-        self.handle = handle
+        self.pointer = RDKafkaPointer(handle)
         self.bootstrapServers = bootstrapServers
         self.callbacks = callbacks
         self.opaque = opaque

@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 
 /// A producer's librdkafka topic objects (`rd_kafka_topic_t`), made on a topic's first record and kept
 /// until the producer is destroyed.
@@ -12,40 +13,42 @@ import CRdKafka
 /// a short list; names of one configuration share their storage, which makes most comparisons a pointer
 /// check. Past ``maxKept`` topics, records of further topics are produced by name.
 ///
-/// `@unchecked Sendable` is safe because the list is only read or changed under `lock`, and the objects
-/// themselves are thread-safe librdkafka handles. A record handed over while the producer is being shut
-/// down may still meet a destroyed object, as it may meet the destroyed client: ``KafkaProducer`` refuses
-/// records once shutdown has begun, and the worker produces none after it.
-final class RDKafkaTopicHandles: @unchecked Sendable {
+/// The list is only read or changed under its mutex, and the objects themselves are thread-safe
+/// librdkafka handles. A record handed over while the producer is being shut down may still meet a
+/// destroyed object, as it may meet the destroyed client: ``KafkaProducer`` refuses records once
+/// shutdown has begun, and the worker produces none after it.
+final class RDKafkaTopicHandles: Sendable {
     /// The most topic objects kept; more would make the search cost more than librdkafka's lookup.
     static let maxKept = 32
 
     private struct State {
-        var entries: [(name: String, handle: OpaquePointer)] = []
+        var entries: [(name: String, handle: RDKafkaPointer)] = []
         var destroyed = false
     }
 
-    private let lock = Locked(State())
+    private let lock = Mutex(State())
 
     /// The object of `topic` in `client`, made on first use; `nil` when librdkafka refuses the name (the
     /// record is then produced by name, and librdkafka reports why), too many are kept already, or the
     /// objects have been given back (``destroyAll()``).
     func handle(for topic: String, in client: OpaquePointer) -> OpaquePointer? {
-        lock.withLock { state in
+        let client = RDKafkaPointer(client)
+        let found: RDKafkaPointer? = lock.withLock { state in
             for entry in state.entries where entry.name == topic { return entry.handle }
             guard !state.destroyed, state.entries.count < Self.maxKept,
-                let handle = rd_kafka_topic_new(client, topic, nil)
+                let handle = rd_kafka_topic_new(client.raw, topic, nil)
             else { return nil }
-            state.entries.append((topic, handle))
-            return handle
+            state.entries.append((topic, RDKafkaPointer(handle)))
+            return RDKafkaPointer(handle)
         }
+        return found?.raw
     }
 
     /// Gives every object back to librdkafka; called once, before the client is destroyed. No object is
     /// made afterwards.
     func destroyAll() {
         lock.withLock { state in
-            for entry in state.entries { rd_kafka_topic_destroy(entry.handle) }
+            for entry in state.entries { rd_kafka_topic_destroy(entry.handle.raw) }
             state.entries.removeAll()
             state.destroyed = true
         }

@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 import Foundation
 import Logging
 
@@ -12,9 +13,9 @@ public final class RawPassthrough: Sendable {
     private let consumer: RDKafkaClient
     private let producer: RDKafkaClient
     private let outputTopic: String
-    private let stopRequested = Locked(false)
-    private let exited = Locked<CheckedContinuation<Void, Never>?>(nil)
-    private let done = Locked(false)
+    private let stopRequested = Mutex(false)
+    private let exited = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let done = Mutex(false)
 
     /// Creates the two clients and subscribes; nothing is read before ``start()``.
     /// - Parameters:

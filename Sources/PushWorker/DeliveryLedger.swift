@@ -1,20 +1,25 @@
 import Foundation
 import Kafka
 import PushModel
+import Synchronization
 
 /// Gathers the inputs whose records are all acknowledged during one poll of the producer, and settles
 /// them together afterwards: one tracker lock, one slot release and one metrics update per poll, not
 /// per record. A delivery failure goes to the in-flight limiter, which stops the pipeline.
 ///
-/// `@unchecked Sendable` is safe because `finished`, `produced` and `timestamps` are only touched on
-/// the producer's poll thread (delivery reports, then ``settle()`` after the poll that served them).
-final class DeliveryLedger: @unchecked Sendable {
+/// What it gathers is only touched on the producer's poll thread (delivery reports, then ``settle()``
+/// after the poll that served them), behind a mutex that is never contended.
+final class DeliveryLedger: Sendable {
+    private struct Gathered {
+        var finished: [OffsetTracker.Ticket] = []
+        var produced = ProducedCounts()
+        var timestamps: [Int64] = []
+    }
+
     private let tracker: OffsetTracker
     private let limiter: InFlightLimiter
     private let metrics: WorkerMetrics
-    private var finished: [OffsetTracker.Ticket] = []
-    private var produced = ProducedCounts()
-    private var timestamps: [Int64] = []
+    private let gathered = Mutex(Gathered())
 
     init(tracker: OffsetTracker, limiter: InFlightLimiter, metrics: WorkerMetrics) {
         self.tracker = tracker
@@ -24,9 +29,11 @@ final class DeliveryLedger: @unchecked Sendable {
 
     /// Poll thread: the last record of `ticket`'s input was acknowledged.
     func finished(_ ticket: OffsetTracker.Ticket, tally: ProducedTally, inputTimestampMs: Int64?) {
-        finished.append(ticket)
-        produced.add(tally)
-        if let inputTimestampMs { timestamps.append(inputTimestampMs) }
+        gathered.withLock { gathered in
+            gathered.finished.append(ticket)
+            gathered.produced.add(tally)
+            if let inputTimestampMs { gathered.timestamps.append(inputTimestampMs) }
+        }
     }
 
     /// Any thread: a record could not be written; the pipeline stops, its input stays uncommitted.
@@ -42,19 +49,21 @@ final class DeliveryLedger: @unchecked Sendable {
     /// Poll thread, after each poll that served reports: commits the finished inputs' progress to the
     /// tracker, frees their slots and counts them.
     func settle() {
-        guard !finished.isEmpty else { return }
-        tracker.finish(finished)
-        limiter.release(finished.count)
-        metrics.recordProduced(produced)
-        metrics.recordAcknowledged(inputTimestampsMs: timestamps)
-        finished.removeAll(keepingCapacity: true)
-        timestamps.removeAll(keepingCapacity: true)
-        produced = ProducedCounts()
+        let taken: Gathered? = gathered.withLock { gathered in
+            guard !gathered.finished.isEmpty else { return nil }
+            defer { gathered = Gathered() }
+            return gathered
+        }
+        guard let taken else { return }
+        tracker.finish(taken.finished)
+        limiter.release(taken.finished.count)
+        metrics.recordProduced(taken.produced)
+        metrics.recordAcknowledged(inputTimestampsMs: taken.timestamps)
     }
 }
 
 /// Acknowledged records per format and of dead letters, summed over several inputs.
-struct ProducedCounts {
+struct ProducedCounts: Sendable {
     private(set) var byFormat = PerFormat(repeating: 0)
     private(set) var deadLetters = 0
 

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// Bounds how many input records are in flight (read, not yet fully acknowledged): the consume loop
@@ -7,58 +6,64 @@ import Synchronization
 /// batch fits, not per released slot. A delivery failure ``fail(_:)``s it, which wakes and fails every
 /// waiter.
 ///
-/// `@unchecked Sendable` is safe because all mutable state is guarded by `lock`.
-final class InFlightLimiter: @unchecked Sendable {
-    private let lock = NSLock()
+/// Its state is behind a mutex; continuations are resumed after it is released.
+final class InFlightLimiter: Sendable {
+    private struct State {
+        var inFlight = 0
+        var failure: (any Error)?
+        var acquirers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
     private let limit: Int
-    private var inFlight = 0
-    private var failure: (any Error)?
-    private var acquirers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var nextID: UInt64 = 0
     private let failed = Atomic<Bool>(false)
 
     init(limit: Int) { self.limit = max(limit, 1) }
 
     /// The first failure reported, if any.
-    var firstFailure: (any Error)? { lock.withLock { failure } }
+    var firstFailure: (any Error)? { state.withLock { $0.failure } }
 
     /// Whether a failure was reported: a lock-free check, for loops that must stop soon after one.
     var hasFailed: Bool { failed.load(ordering: .acquiring) }
 
     /// How many records are in flight.
-    var count: Int { lock.withLock { inFlight } }
+    var count: Int { state.withLock { $0.inFlight } }
 
     /// Takes `count` slots (at most the limit), waiting until they are all free; earlier waiters are
     /// served first. Throws the failure, or `CancellationError`.
     func acquire(_ count: Int = 1) async throws {
+        let limit = self.limit
         let count = min(max(count, 1), limit)
-        let id: UInt64 = lock.withLock {
-            nextID += 1
-            return nextID
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                lock.lock()
-                if let failure {
-                    lock.unlock()
-                    continuation.resume(throwing: failure)
-                } else if Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume(throwing: CancellationError())
-                } else if acquirers.isEmpty, inFlight + count <= limit {
-                    inFlight += count
-                    lock.unlock()
-                    continuation.resume()
-                } else {
-                    acquirers.append((id, count, continuation))
-                    lock.unlock()
+                enum Answer { case failed(any Error), cancelled, granted, waiting }
+                let answer: Answer = state.withLock { state in
+                    if let failure = state.failure { return .failed(failure) }
+                    if Task.isCancelled { return .cancelled }
+                    if state.acquirers.isEmpty, state.inFlight + count <= limit {
+                        state.inFlight += count
+                        return .granted
+                    }
+                    state.acquirers.append((id, count, continuation))
+                    return .waiting
+                }
+                switch answer {
+                case .failed(let failure): continuation.resume(throwing: failure)
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .granted: continuation.resume()
+                case .waiting: break
                 }
             }
         } onCancel: {
-            let waiter: CheckedContinuation<Void, any Error>? = lock.withLock {
-                guard let index = acquirers.firstIndex(where: { $0.id == id }) else { return nil }
-                return acquirers.remove(at: index).continuation
+            let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                guard let index = state.acquirers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.acquirers.remove(at: index).continuation
             }
             waiter?.resume(throwing: CancellationError())
         }
@@ -66,18 +71,20 @@ final class InFlightLimiter: @unchecked Sendable {
 
     /// Gives `count` slots back (any thread); wakes the waiters, in order, whose batches now fit.
     func release(_ count: Int = 1) {
-        var woken: [CheckedContinuation<Void, any Error>] = []
-        var idle: [CheckedContinuation<Void, Never>] = []
-        lock.withLock {
-            inFlight -= count
-            while let first = acquirers.first, inFlight + first.count <= limit {
-                inFlight += first.count
-                woken.append(acquirers.removeFirst().continuation)
+        let limit = self.limit
+        let (woken, idle) = state.withLock { state in
+            var woken: [CheckedContinuation<Void, any Error>] = []
+            var idle: [CheckedContinuation<Void, Never>] = []
+            state.inFlight -= count
+            while let first = state.acquirers.first, state.inFlight + first.count <= limit {
+                state.inFlight += first.count
+                woken.append(state.acquirers.removeFirst().continuation)
             }
-            if inFlight == 0 {
-                idle = idleWaiters
-                idleWaiters.removeAll()
+            if state.inFlight == 0 {
+                idle = state.idleWaiters
+                state.idleWaiters.removeAll()
             }
+            return (woken, idle)
         }
         for waiter in woken { waiter.resume() }
         for waiter in idle { waiter.resume() }
@@ -85,11 +92,11 @@ final class InFlightLimiter: @unchecked Sendable {
 
     /// Records the first failure and fails every waiting ``acquire()``.
     func fail(_ error: any Error) {
-        let waiters: [CheckedContinuation<Void, any Error>] = lock.withLock {
-            if failure == nil { failure = error }
+        let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            if state.failure == nil { state.failure = error }
             failed.store(true, ordering: .releasing)
-            defer { acquirers.removeAll() }
-            return acquirers.map(\.continuation)
+            defer { state.acquirers.removeAll() }
+            return state.acquirers.map(\.continuation)
         }
         for waiter in waiters { waiter.resume(throwing: error) }
     }
@@ -99,9 +106,9 @@ final class InFlightLimiter: @unchecked Sendable {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let idle = self.lock.withLock {
-                        if self.inFlight == 0 { return true }
-                        self.idleWaiters.append(continuation)
+                    let idle = self.state.withLock { state in
+                        if state.inFlight == 0 { return true }
+                        state.idleWaiters.append(continuation)
                         return false
                     }
                     if idle { continuation.resume() }
@@ -115,9 +122,9 @@ final class InFlightLimiter: @unchecked Sendable {
             let first = await group.next() ?? false
             if !first {
                 // Wake the idle waiter so the group can finish; it reports `true` too late to matter.
-                let waiters = lock.withLock {
-                    defer { idleWaiters.removeAll() }
-                    return idleWaiters
+                let waiters = state.withLock { state in
+                    defer { state.idleWaiters.removeAll() }
+                    return state.idleWaiters
                 }
                 for waiter in waiters { waiter.resume() }
             }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Kafka
 import Synchronization
 
@@ -9,8 +9,9 @@ import Synchronization
 /// Partitions are tracked per assignment epoch: records read under an earlier assignment of a partition
 /// are refused, so nothing read before a rebalance is committed after it.
 ///
-/// `@unchecked Sendable` is safe because all mutable state is guarded by `condition`.
-final class OffsetTracker: @unchecked Sendable {
+/// Its state is behind a mutex; a revocation waiting for records in flight sleeps on a semaphore that
+/// finishing records signal.
+final class OffsetTracker: Sendable {
     /// One record being processed: where it came from, under which assignment, and its place in the
     /// partition's read order.
     struct Ticket: Sendable {
@@ -77,9 +78,22 @@ final class OffsetTracker: @unchecked Sendable {
         }
     }
 
-    private let condition = NSCondition()
-    private var partitions: [KafkaTopicPartition: PartitionState] = [:]
-    private var pipelineStopped = false
+    private struct State {
+        var partitions: [KafkaTopicPartition: PartitionState] = [:]
+        var pipelineStopped = false
+        /// Whether a revocation sleeps on `progress`, waiting for records in flight.
+        var revocationWaits = false
+
+        /// Whether a revocation waits and should look again; clears the flag.
+        mutating func takeRevocationWaiting() -> Bool {
+            defer { revocationWaits = false }
+            return revocationWaits
+        }
+    }
+
+    private let state = Mutex(State())
+    /// Signalled when records finish (or the pipeline stops) while a revocation waits for them.
+    private let progress = DispatchSemaphore(value: 0)
     private let changes = Atomic<UInt64>(0)
 
     /// Counts assignments and revocations: while it has not changed since a ticket was issued, the ticket
@@ -88,8 +102,8 @@ final class OffsetTracker: @unchecked Sendable {
 
     /// Starts tracking `assigned` partitions under `epoch`.
     func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
-        condition.withLock {
-            for partition in assigned { partitions[partition] = PartitionState(epoch: epoch) }
+        state.withLock { state in
+            for partition in assigned { state.partitions[partition] = PartitionState(epoch: epoch) }
             changes.add(1, ordering: .releasing)
         }
     }
@@ -98,66 +112,71 @@ final class OffsetTracker: @unchecked Sendable {
     /// counts: its records in flight are drained). A record whose ticket is no longer current must not
     /// be produced: its partition was revoked or lost, and its new owner reads it again.
     func isCurrent(_ ticket: Ticket) -> Bool {
-        condition.withLock { partitions[ticket.partition]?.epoch == ticket.epoch }
+        state.withLock { $0.partitions[ticket.partition]?.epoch == ticket.epoch }
     }
 
     /// Registers a read record with `outputs` records to acknowledge; `nil` when the record belongs to
     /// an earlier assignment or a partition being revoked (it must then be skipped, not produced).
     func begin(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
-        condition.withLock { beginLocked(message, outputs: outputs) }
+        state.withLock { Self.begin(message, outputs: outputs, in: &$0) }
     }
 
     /// Registers read records, in order, each with its count of outputs, under one lock; each ticket as
     /// ``begin(_:outputs:)`` gives it.
     func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
         messages.withUnsafeBufferPointer { messages in
-            condition.withLock { messages.indices.map { beginLocked(messages[$0], outputs: outputs($0)) } }
+            state.withLock { state in messages.indices.map { Self.begin(messages[$0], outputs: outputs($0), in: &state) } }
         }
     }
 
-    private func beginLocked(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
+    private static func begin(_ message: KafkaConsumerMessage, outputs: Int, in state: inout State) -> Ticket? {
         let partition = message.topicPartition
         // One lookup; the state is changed in place (never copied out and back, which copies its arrays).
-        guard let index = partitions.index(forKey: partition), partitions.values[index].epoch == message.assignmentEpoch,
-            !partitions.values[index].revoking
+        guard let index = state.partitions.index(forKey: partition),
+            state.partitions.values[index].epoch == message.assignmentEpoch, !state.partitions.values[index].revoking
         else { return nil }
-        let sequence = partitions.values[index].append(offset: message.offset, outputs: outputs)
+        let sequence = state.partitions.values[index].append(offset: message.offset, outputs: outputs)
         return Ticket(partition: partition, epoch: message.assignmentEpoch, offset: message.offset, sequence: sequence)
     }
 
     /// Marks one output of `ticket`'s record acknowledged; `true` when it was the record's last.
     @discardableResult
     func acknowledge(_ ticket: Ticket) -> Bool {
-        condition.withLock {
-            guard let index = partitions.index(forKey: ticket.partition), partitions.values[index].epoch == ticket.epoch
-            else { return false }
-            let last = partitions.values[index].acknowledge(sequence: ticket.sequence)
-            if last { condition.broadcast() }
-            return last
+        let (last, wake) = state.withLock { state -> (Bool, Bool) in
+            guard let index = state.partitions.index(forKey: ticket.partition),
+                state.partitions.values[index].epoch == ticket.epoch
+            else { return (false, false) }
+            let last = state.partitions.values[index].acknowledge(sequence: ticket.sequence)
+            return (last, last && state.takeRevocationWaiting())
         }
+        if wake { progress.signal() }
+        return last
     }
 
     /// Marks the records of `tickets` finished, whatever outputs they still counted, under one lock.
     func finish(_ tickets: [Ticket]) {
-        condition.withLock {
+        let wake = state.withLock { state in
             var any = false
             for ticket in tickets {
-                guard let index = partitions.index(forKey: ticket.partition), partitions.values[index].epoch == ticket.epoch
+                guard let index = state.partitions.index(forKey: ticket.partition),
+                    state.partitions.values[index].epoch == ticket.epoch
                 else { continue }
-                any = partitions.values[index].finish(sequence: ticket.sequence) || any
+                any = state.partitions.values[index].finish(sequence: ticket.sequence) || any
             }
-            if any { condition.broadcast() }
+            return any && state.takeRevocationWaiting()
         }
+        if wake { progress.signal() }
     }
 
     /// The offsets that advanced since they were last taken, marked as being committed.
     func takeCommittable() -> [KafkaTopicPartitionOffset] {
-        condition.withLock {
+        state.withLock { state in
             var result: [KafkaTopicPartitionOffset] = []
-            for (partition, state) in partitions {
-                guard let offset = state.committable, offset != state.committed else { continue }
-                partitions[partition]?.committed = offset
-                result.append(KafkaTopicPartitionOffset(partition, offset: offset))
+            for index in state.partitions.indices {
+                let partitionState = state.partitions.values[index]
+                guard let offset = partitionState.committable, offset != partitionState.committed else { continue }
+                state.partitions.values[index].committed = offset
+                result.append(KafkaTopicPartitionOffset(state.partitions.keys[index], offset: offset))
             }
             return result
         }
@@ -165,9 +184,9 @@ final class OffsetTracker: @unchecked Sendable {
 
     /// Forgets that `offsets` were committed, so the next ``takeCommittable()`` offers them again.
     func commitFailed(_ offsets: [KafkaTopicPartitionOffset]) {
-        condition.withLock {
-            for entry in offsets where partitions[entry.topicPartition]?.committed == entry.offset {
-                partitions[entry.topicPartition]?.committed = nil
+        state.withLock { state in
+            for entry in offsets where state.partitions[entry.topicPartition]?.committed == entry.offset {
+                state.partitions[entry.topicPartition]?.committed = nil
             }
         }
     }
@@ -176,34 +195,51 @@ final class OffsetTracker: @unchecked Sendable {
     /// revocations from now on (the consumer leaving its group) return at once, with what is finished,
     /// and a revocation waiting for records in flight stops waiting.
     func pipelineDidStop() {
-        condition.withLock {
-            pipelineStopped = true
-            condition.broadcast()
+        let wake = state.withLock { state in
+            state.pipelineStopped = true
+            return state.takeRevocationWaiting()
         }
+        if wake { progress.signal() }
     }
 
     /// Stops tracking `revoked`: refuses their new records, waits up to `timeout` for their records in
     /// flight (not at all once the pipeline has stopped), and returns the offsets to commit for them.
+    /// Called on the consumer's poll thread; only one revocation runs at a time.
     func revoke(_ revoked: [KafkaTopicPartition], waitingUpTo timeout: Duration) -> [KafkaTopicPartitionOffset] {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        for partition in revoked { partitions[partition]?.revoking = true }
-        while !pipelineStopped, revoked.contains(where: { (partitions[$0]?.inFlight ?? 0) > 0 }) {
-            if !condition.wait(until: deadline) { break }
+        let deadline = ContinuousClock.now + timeout
+        state.withLock { state in
+            for partition in revoked { state.partitions[partition]?.revoking = true }
         }
-        var result: [KafkaTopicPartitionOffset] = []
-        for partition in revoked {
-            if let offset = partitions[partition]?.committable { result.append(KafkaTopicPartitionOffset(partition, offset: offset)) }
-            partitions[partition] = nil
+        while true {
+            let drained = state.withLock { state in
+                let drained = state.pipelineStopped || !revoked.contains { (state.partitions[$0]?.inFlight ?? 0) > 0 }
+                state.revocationWaits = !drained
+                return drained
+            }
+            let remaining = deadline - ContinuousClock.now
+            if drained || remaining <= .zero { break }
+            let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+            _ = progress.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
         }
-        changes.add(1, ordering: .releasing)
+        let result: [KafkaTopicPartitionOffset] = state.withLock { state in
+            state.revocationWaits = false
+            var result: [KafkaTopicPartitionOffset] = []
+            for partition in revoked {
+                if let offset = state.partitions[partition]?.committable {
+                    result.append(KafkaTopicPartitionOffset(partition, offset: offset))
+                }
+                state.partitions[partition] = nil
+            }
+            changes.add(1, ordering: .releasing)
+            return result
+        }
+        // A wake-up signalled after the last look would end the next revocation's first wait early;
+        // that revocation looks again, so it is harmless.
         return result
     }
 
     /// How many records are in flight in all partitions.
-    var inFlight: Int { condition.withLock { partitions.values.reduce(0) { $0 + $1.inFlight } } }
+    var inFlight: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.inFlight } } }
 }
 
 /// Connects a consumer's rebalances to an ``OffsetTracker``.

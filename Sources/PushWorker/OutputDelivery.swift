@@ -24,9 +24,9 @@ final class DeliveryContext: Sendable {
 /// The delivery of one input's records: the receiver of each of their reports. The input is finished
 /// when the last is acknowledged; the ledger then settles it with the others of the same poll.
 ///
-/// `@unchecked Sendable` is safe because `remaining`, `tally` and `refusals` are only changed by delivery
-/// reports, which all run on the producer's one poll thread; `abandoned` is atomic.
-final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
+/// Its reports all arrive on the producer's one poll thread; what they change is atomic, or behind a
+/// mutex that is never contended (the tally, changed only when a record is replaced).
+final class InputDelivery: KafkaDeliveryReceiver {
     /// The input as it was translated, to translate a replacement from (`nil` for the passthrough,
     /// which has none to write). The input alone, not the read batch it came in: a record whose outputs
     /// wait (a broker down) must not keep the other records of its batch in memory.
@@ -34,10 +34,11 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     private let inputTimestampMs: Int64?
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
-    private var remaining: Int
-    private var tally: ProducedTally
-    /// How often a record with nothing smaller to stand in for it was refused (poll thread only).
-    private var refusals = 0
+    /// Records not acknowledged yet.
+    private let remaining: Atomic<Int>
+    private let tally: Mutex<ProducedTally>
+    /// How often a record with nothing smaller to stand in for it was refused.
+    private let refusals = Atomic<Int>(0)
     /// Whether the input was given up (its partition revoked or lost): set once, from any thread.
     private let abandoned = Atomic<Bool>(false)
 
@@ -69,14 +70,15 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
         self.inputTimestampMs = inputTimestampMs
         self.ticket = ticket
         self.context = context
-        self.remaining = outputs
-        self.tally = tally
+        self.remaining = Atomic(outputs)
+        self.tally = Mutex(tally)
     }
 
-    override func received(_ delivery: KafkaDelivery) {
+    func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
-            remaining -= 1
-            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: inputTimestampMs) }
+            if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                context.ledger.finished(ticket, tally: tally.withLock { $0 }, inputTimestampMs: inputTimestampMs)
+            }
             return
         }
         // A partition revoked or lost since its record was read is its new owner's to redo: the input is
@@ -100,7 +102,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
                 "source": "\(ticket.partition)@\(ticket.offset)", "topic": "\(refused.topic)",
                 "error": "\(error.codeName)", "replacement": "\(replacement.topic)",
             ])
-        tally.replace(refused.format, by: replacement.format)
+        tally.withLock { $0.replace(refused.format, by: replacement.format) }
         write(replacement)
     }
 
@@ -132,8 +134,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// refusing holds the partition's progress back (its inputs stay uncommitted, the warning repeats)
     /// but does not stop the worker, which goes on with its other partitions.
     private func retry(_ refused: OutputRecord, error: KafkaError) {
-        refusals += 1
-        let refusals = self.refusals
+        let refusals = self.refusals.wrappingAdd(1, ordering: .relaxed).newValue
         let pause = Self.retryPause(afterRefusals: refusals)
         if refusals == 1 || refusals.isMultiple(of: 10) {
             context.logger.warning(

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Logging
+import Synchronization
 
 /// How far a replay has got.
 public struct ReplayProgress: Sendable, Equatable {
@@ -24,14 +25,14 @@ public final class Replayer: Sendable {
     private let targetTopic: String
     private let filter: ReplayFilter
     private let limiter = InFlightLimiter(limit: 1000)
-    private let state: Locked<ReplayProgress>
+    private let state: Mutex<ReplayProgress>
 
     /// Creates a replayer writing to `targetTopic`; `total` is the source size when known.
     public init(producer: KafkaProducerConfiguration, targetTopic: String, filter: ReplayFilter, total: Int?, logger: Logger) throws {
         self.producer = try KafkaProducer(configuration: producer, logger: logger, fatalErrorHandler: { [limiter] in limiter.fail($0) })
         self.targetTopic = targetTopic
         self.filter = filter
-        self.state = Locked(ReplayProgress(total: total))
+        self.state = Mutex(ReplayProgress(total: total))
     }
 
     /// The progress so far.
@@ -53,9 +54,8 @@ public final class Replayer: Sendable {
         try await limiter.acquire()
         let message = KafkaProducerMessage(
             topic: targetTopic, key: record.key, value: record.value, headers: ReplayFilter.forwardedHeaders(record.headers))
-        let (limiter, state) = (self.limiter, self.state)
         do {
-            try await producer.produceWhenQueued(message) { result in
+            try await producer.produceWhenQueued(message) { [self] result in
                 switch result {
                 case .success:
                     state.withLock { $0.written += 1 }

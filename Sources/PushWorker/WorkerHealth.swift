@@ -1,4 +1,5 @@
 import Kafka
+import Synchronization
 
 /// What the health endpoints report about a ``PushWorker``: alive (no fatal error) and ready (in the
 /// group with partitions, producer connected, not draining). Updated by the worker from any thread.
@@ -10,7 +11,7 @@ public final class WorkerHealth: Sendable {
         var fatal: String?
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Creates the state of a worker that has not started.
     public init() {}

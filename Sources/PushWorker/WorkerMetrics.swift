@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import PushModel
 import PushTranslation
+import Synchronization
 
 /// The worker's metrics, created once through a swift-metrics factory (Prometheus in `pushgate run`,
 /// nothing by default). Per-label metrics (format) are built up front; those whose labels are only known
@@ -20,10 +21,10 @@ public final class WorkerMetrics: Sendable {
     private let endToEndLatency: CoreMetrics.Timer
     private let inFlight: Gauge
     private let producerQueue: Gauge
-    private let deadLetters = Locked<[String: Counter]>([:])
-    private let warnings = Locked<[DiagnosticCode: Counter]>([:])
-    private let kafkaErrors = Locked<[String: Counter]>([:])
-    private let consumerLag = Locked<[String: Gauge]>([:])
+    private let deadLetters = Mutex<[String: Counter]>([:])
+    private let warnings = Mutex<[DiagnosticCode: Counter]>([:])
+    private let kafkaErrors = Mutex<[String: Counter]>([:])
+    private let consumerLag = Mutex<[String: Gauge]>([:])
 
     /// Creates every fixed metric with `factory`; the default records nothing.
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
@@ -108,8 +109,8 @@ public final class WorkerMetrics: Sendable {
     /// Producer queue depth (`msg_cnt`) from librdkafka's statistics.
     func recordProducerQueue(_ depth: Int64) { producerQueue.record(depth) }
 
-    private func counter<Key: Hashable>(
-        in cache: Locked<[Key: Counter]>, key: Key, name: String, dimensions: [(String, String)]
+    private func counter<Key: Hashable & Sendable>(
+        in cache: borrowing Mutex<[Key: Counter]>, key: Key, name: String, dimensions: [(String, String)]
     ) -> Counter {
         cache.withLock { counters in
             if let counter = counters[key] { return counter }

@@ -1,4 +1,5 @@
 import Kafka
+import Synchronization
 import Testing
 
 /// A full local producer queue slows the producer down instead of failing it.
@@ -12,7 +13,7 @@ struct KafkaBackpressureTests {
                 bootstrapServers: broker.bootstrapServers,
                 properties: ["queue.buffering.max.messages": "5", "linger.ms": "5"]),
             logger: KafkaTestSupport.logger)
-        let delivered = Locked(0)
+        let delivered = Mutex(0)
         var sawQueueFull = false
         do {
             for index in 0..<50 {

@@ -100,7 +100,8 @@ struct OffsetTrackerTests {
         tracker.assign([partition], epoch: 1)
         _ = try #require(tracker.begin(message(5), outputs: 1))
         let started = ContinuousClock.now
-        let revocation = Task.detached { tracker.revoke([self.partition], waitingUpTo: .seconds(60)) }
+        // On a thread of its own: a revocation blocks while it waits, as it does on the consumer's poll thread.
+        let revocation = Task { try await DedicatedThread.run(name: "revoke") { tracker.revoke([self.partition], waitingUpTo: .seconds(60)) } }
         // Once the revocation has begun, new records of the partition are refused.
         var next: Int64 = 6
         while let probe = tracker.begin(message(next), outputs: 1) {
@@ -109,7 +110,7 @@ struct OffsetTrackerTests {
             await Task.yield()
         }
         tracker.pipelineDidStop()
-        #expect(await revocation.value.isEmpty, "nothing finished before the record in flight")
+        #expect(try await revocation.value.isEmpty, "nothing finished before the record in flight")
         #expect(ContinuousClock.now - started < .seconds(30), "the revocation ended when the pipeline stopped")
     }
 
@@ -162,7 +163,8 @@ extension OffsetTrackerTests {
             tracker.assign([partition], epoch: 1)
             let ticket = try #require(tracker.begin(message(7), outputs: 1))
             let started = ContinuousClock.now
-            let revocation = Task.detached { tracker.revoke([self.partition], waitingUpTo: .seconds(30)) }
+            // On a thread of its own: a revocation blocks while it waits, as it does on the consumer's poll thread.
+            let revocation = Task { try await DedicatedThread.run(name: "revoke") { tracker.revoke([self.partition], waitingUpTo: .seconds(30)) } }
             // Probe records are refused once the revocation has begun; those registered before are finished.
             var next: Int64 = 8
             while let probe = tracker.begin(message(next), outputs: 1) {
@@ -172,7 +174,7 @@ extension OffsetTrackerTests {
             }
             #expect(tracker.isCurrent(ticket))
             tracker.finish([ticket])
-            #expect(await revocation.value == [KafkaTopicPartitionOffset(partition, offset: next)])
+            #expect(try await revocation.value == [KafkaTopicPartitionOffset(partition, offset: next)])
             #expect(
                 ContinuousClock.now - started < .seconds(15),
                 "the revocation ended when its last record finished, not at its timeout")

@@ -15,6 +15,9 @@ protocol JSONKey: RawRepresentable<String>, CaseIterable, Sendable {
 
 /// Matches names to keys: names are bucketed by length, then compared byte by byte. The table is built
 /// once per key type into memory that is never freed or changed, read without reference counting.
+///
+/// `@unchecked Sendable` is safe because the memory its pointers reach is written once, in `init`,
+/// before the table is shared, and never changed or freed afterwards: every thread only reads it.
 struct KeyTable<Key: JSONKey>: @unchecked Sendable {
     /// Every name's bytes, one after another.
     private let names: UnsafePointer<UInt8>
