@@ -86,12 +86,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", "CRdKafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Kafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PushWorkerTests",
             dependencies: [
+                "PushgateTestSupport",
                 "PushWorker", "Kafka", "CRdKafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,9 +100,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-            .testTarget(
+        .target(
+            name: "PushgateTestSupport",
+            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "OperationsTests",
             dependencies: [
+                "PushgateTestSupport",
                 "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import PushgateTestSupport
 
 /// Shared helpers for tests against the embedded broker.
 enum KafkaTestSupport {
@@ -10,7 +11,7 @@ enum KafkaTestSupport {
     }()
 
     /// Consumer properties that keep group joins quick on the mock cluster.
-    static let quickGroup = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
+    static let quickGroup = BrokerTesting.quickGroup
 
     /// Reads `count` records from `consumer`, or fails after `seconds`.
     static func read(_ count: Int, from consumer: KafkaConsumer, seconds: Int = 30) async throws -> [KafkaConsumerMessage] {

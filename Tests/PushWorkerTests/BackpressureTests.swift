@@ -6,6 +6,7 @@ import PushTranslation
 import PushWorker
 import ServiceLifecycle
 import Testing
+import PushgateTestSupport
 
 @Suite("Backpressure: the input pauses, the member stays in the group", .serialized, .timeLimit(.minutes(5)))
 struct BackpressureTests {

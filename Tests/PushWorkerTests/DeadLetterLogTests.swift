@@ -4,6 +4,7 @@ import PushTranslation
 import Testing
 
 @testable import PushWorker
+import PushgateTestSupport
 
 @Suite("The worker logs each dead letter, at warning level")
 struct DeadLetterLogTests {
@@ -12,10 +13,10 @@ struct DeadLetterLogTests {
     @Test(arguments: [(Logger.Level.info, 1), (.warning, 1), (.error, 0)])
     func aDeadLetterIsOneWarningLine(level: Logger.Level, lines: Int) {
         let captured = CapturedLog()
-        captured.logLevel = level
+        var logger = Logger(label: "test") { captured.handler(label: $0) }
+        logger.logLevel = level
         let worker = PushWorker(
-            configuration: PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9"),
-            logger: Logger(label: "test") { _ in captured })
+            configuration: PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9"), logger: logger)
         let input = InputRecord(topic: "push.unified", partition: 3, offset: 7, key: nil, value: Array("{".utf8), timestampMs: nil)
         let translation = Translator(configuration: TranslatorConfiguration()).translation(of: input, readAtMs: 0)
         #expect(translation.deadLetters.count == 1)

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import PushWorker
 import Testing
+import PushgateTestSupport
 
 /// A worker that stops on a failure leaves its group at once: its partitions are revoked as it closes
 /// its consumer, and that revocation must not wait for records in flight that will never be

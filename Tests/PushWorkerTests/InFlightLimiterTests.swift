@@ -1,4 +1,5 @@
 import Kafka
+import Synchronization
 import Testing
 
 @testable import PushWorker
@@ -65,7 +66,7 @@ struct InFlightLimiterTests {
 
 /// A flag set from one task and read from another.
 private final class Flag: Sendable {
-    private let state = Locked(false)
-    func set() { state.set(true) }
-    var value: Bool { state.get() }
+    private let state = Atomic(false)
+    func set() { state.store(true, ordering: .releasing) }
+    var value: Bool { state.load(ordering: .acquiring) }
 }

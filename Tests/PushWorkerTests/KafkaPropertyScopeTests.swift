@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import PushWorker
 import Testing
+import PushgateTestSupport
 
 /// `-X` properties reach only the client they belong to.
 @Suite struct KafkaPropertyScopeTests {
@@ -56,7 +57,7 @@ import Testing
 
     private func producerWarnings(_ properties: [String: String]) async throws -> [String] {
         let captured = CapturedLog()
-        let logger = Logger(label: "test") { _ in captured }
+        let logger = Logger(label: "test") { captured.handler(label: $0) }
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:9", properties: properties),
             logger: logger)

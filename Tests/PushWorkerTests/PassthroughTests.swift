@@ -3,6 +3,7 @@ import Kafka
 import PushWorker
 import ServiceLifecycle
 import Testing
+import PushgateTestSupport
 
 @Suite("Passthrough against the embedded broker, checked by an independent client", .serialized, .timeLimit(.minutes(3)))
 struct PassthroughTests {

@@ -6,6 +6,7 @@ import PushTranslation
 import PushWorker
 import ServiceLifecycle
 import Testing
+import PushgateTestSupport
 
 @Suite("PushWorker against the embedded broker, checked by an independent client", .serialized, .timeLimit(.minutes(5)))
 struct PushWorkerIntegrationTests {

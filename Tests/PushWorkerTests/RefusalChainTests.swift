@@ -6,6 +6,7 @@ import PushTranslation
 import PushWorker
 import ServiceLifecycle
 import Testing
+import PushgateTestSupport
 
 /// A record the broker refuses as too large is replaced (an output by its dead letter, a dead letter by
 /// its copy without value); these tests follow the chain past its end, and through a rebalance.
@@ -93,7 +94,7 @@ struct WorkerUnderTest {
     ) {
         self.group = group
         self.bootstrap = broker.bootstrapServers
-        let logger = Logger(label: "worker-under-test") { _ in log }
+        let logger = Logger(label: "worker-under-test") { log.handler(label: $0) }
         let configuration = PushWorkerConfiguration(
             bootstrapServers: broker.bootstrapServers, groupId: group,
             kafkaProperties: WorkerTestSupport.quickGroup.merging(WorkerTestSupport.producerFaultSafe) { $1 },
@@ -123,19 +124,6 @@ struct WorkerUnderTest {
         await services.triggerGracefulShutdown()
         try await running.value
     }
-}
-
-/// Polls `condition` every 100 ms until it holds; throws after `timeout`.
-func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimedOut(description: "timed out waiting until \(what)") }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-}
-
-struct WaitTimedOut: Error, CustomStringConvertible {
-    let description: String
 }
 
 extension WorkerUnderTest {

@@ -6,6 +6,7 @@ import PushTranslation
 import PushWorker
 import ServiceLifecycle
 import Testing
+import PushgateTestSupport
 
 @Suite("Records the broker refuses become dead letters", .serialized, .timeLimit(.minutes(3)))
 struct RefusedRecordTests {

@@ -4,6 +4,7 @@ import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateTestSupport
 
 /// Inputs, expectations and comparisons for the worker's integration tests.
 enum WorkerTestSupport {
@@ -13,15 +14,8 @@ enum WorkerTestSupport {
         return logger
     }()
 
-    static let quickGroup = ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]
-
-    /// For tests that inject Produce errors: one produce request in flight. The embedded broker
-    /// (librdkafka 2.0.2's mock) does not check an idempotent producer's sequence numbers, which a Kafka
-    /// broker does (a batch whose predecessors were not written is refused, OUT_OF_ORDER_SEQUENCE_NUMBER).
-    /// With several requests in flight, an injected error on one batch and success of the next make
-    /// librdkafka count the failed batch as written ("implicitly acked by subsequent batch success"):
-    /// records lost by the mock, not by the worker (seen in BackpressureTests on a loaded machine).
-    static let producerFaultSafe = ["producer.max.in.flight.requests.per.connection": "1"]
+    static let quickGroup = BrokerTesting.quickGroup
+    static let producerFaultSafe = BrokerTesting.producerFaultSafe
 
     /// Every topic of SPEC section 1, default names.
     static let allTopics = [TranslatorConfiguration.defaultInputTopic] + OutputFormat.allCases.map(\.defaultTopic)

@@ -1,27 +1,28 @@
 import Foundation
+import Synchronization
 
 /// Runs `Tests/Integration/kafka_client.py`: an independent Kafka client (confluent-kafka with its own
 /// librdkafka) that writes the inputs and reads what the worker wrote.
-enum PythonKafkaClient {
+public enum PythonKafkaClient {
     /// A record as the script reads and writes it (bytes in base64).
-    struct Record: Codable {
-        var topic: String?
-        var partition: Int32?
-        var offset: Int64?
-        var key: String?
-        var value: String
-        var headers: [[String?]]
-        var timestamp: Int64?
+    public struct Record: Codable, Sendable {
+        public var topic: String?
+        public var partition: Int32?
+        public var offset: Int64?
+        public var key: String?
+        public var value: String
+        public var headers: [[String?]]
+        public var timestamp: Int64?
 
-        var keyBytes: [UInt8]? { key.flatMap { Data(base64Encoded: $0) }.map { Array($0) } }
-        var valueBytes: [UInt8] { Data(base64Encoded: value).map { Array($0) } ?? [] }
-        var headerPairs: [(String, [UInt8]?)] {
+        public var keyBytes: [UInt8]? { key.flatMap { Data(base64Encoded: $0) }.map { Array($0) } }
+        public var valueBytes: [UInt8] { Data(base64Encoded: value).map { Array($0) } ?? [] }
+        public var headerPairs: [(String, [UInt8]?)] {
             headers.map { pair in
                 (pair.first.flatMap { $0 } ?? "", pair.count > 1 ? pair[1].flatMap { Data(base64Encoded: $0) }.map { Array($0) } : nil)
             }
         }
 
-        init(key: [UInt8]?, value: [UInt8], headers: [(String, [UInt8]?)], timestamp: Int64? = nil) {
+        public init(key: [UInt8]?, value: [UInt8], headers: [(String, [UInt8]?)], timestamp: Int64? = nil) {
             self.key = key.map { Data($0).base64EncodedString() }
             self.value = Data(value).base64EncodedString()
             self.headers = headers.map { [$0.0, $0.1.map { Data($0).base64EncodedString() }] }
@@ -33,14 +34,14 @@ enum PythonKafkaClient {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Integration/kafka_client.py").path
 
-    static func produce(_ records: [Record], to topic: String, bootstrap: String) async throws {
+    public static func produce(_ records: [Record], to topic: String, bootstrap: String) async throws {
         let input = try records.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }.joined(separator: "\n")
         _ = try await run(["produce", bootstrap, topic], input: Data(input.utf8))
     }
 
     /// Reads `topics` from the beginning until `expect` records came (and none for 1.5 s), or `timeout`
     /// seconds passed; fewer records throw, unless `allowShort`: the caller then says what is missing.
-    static func dump(
+    public static func dump(
         _ topics: [String], bootstrap: String, expect: Int, timeout: Int = 90, allowShort: Bool = false
     ) async throws -> [Record] {
         let output = try await run(
@@ -49,20 +50,20 @@ enum PythonKafkaClient {
         return try output.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Record.self, from: Data($0)) }
     }
 
-    static func committed(group: String, topic: String, bootstrap: String) async throws -> [String: Int64] {
+    public static func committed(group: String, topic: String, bootstrap: String) async throws -> [String: Int64] {
         try JSONDecoder().decode([String: Int64].self, from: try await run(["committed", bootstrap, group, topic]))
     }
 
-    static func watermarks(topic: String, bootstrap: String) async throws -> [String: Int64] {
+    public static func watermarks(topic: String, bootstrap: String) async throws -> [String: Int64] {
         try JSONDecoder().decode([String: Int64].self, from: try await run(["watermarks", bootstrap, topic]))
     }
 
-    struct Failed: Error, CustomStringConvertible {
-        let description: String
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Runs the script on a dedicated thread (waiting for a process blocks) and returns its stdout.
-    static func run(_ arguments: [String], input: Data = Data()) async throws -> Data {
+    public static func run(_ arguments: [String], input: Data = Data()) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 do {
@@ -79,14 +80,14 @@ enum PythonKafkaClient {
                         try? stdin.fileHandleForWriting.close()
                     }
                     writer.start()
-                    let errorCollector = Locked(Data())
-                    let errorReader = Thread { errorCollector.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+                    let errorCollector = Mutex(Data())
+                    let errorReader = Thread { let data = stderr.fileHandleForReading.readDataToEndOfFile(); errorCollector.withLock { $0 = data } }
                     errorReader.start()
                     let output = stdout.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
                     if process.terminationStatus != 0 {
                         Thread.sleep(forTimeInterval: 0.2)
-                        let text = String(decoding: errorCollector.get(), as: UTF8.self)
+                        let text = String(decoding: errorCollector.withLock { $0 }, as: UTF8.self)
                         continuation.resume(throwing: Failed(description: "kafka_client.py \(arguments.first ?? "") failed: \(text)"))
                     } else {
                         continuation.resume(returning: output)
@@ -98,13 +99,4 @@ enum PythonKafkaClient {
             thread.start()
         }
     }
-}
-
-/// A tiny lock-protected box for test helpers.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }
