@@ -8,11 +8,10 @@ import PushTranslation
 final class DeliveryContext: Sendable {
     let ledger: DeliveryLedger
     let producer: KafkaProducer
-    /// `nil` for the passthrough, which has no dead letters to replace a refused record with.
-    let translator: Translator?
+    let translator: Translator
     let logger: Logger
 
-    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator?, logger: Logger) {
+    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator, logger: Logger) {
         self.ledger = ledger
         self.producer = producer
         self.translator = translator
@@ -26,42 +25,18 @@ final class DeliveryContext: Sendable {
 /// `@unchecked Sendable` is safe because `remaining` and `tally` are only changed by delivery reports,
 /// which all run on the producer's one poll thread.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
-    /// The input as it was translated, to translate a replacement from (`nil` for the passthrough,
-    /// which has none to write). The input alone, not the read batch it came in: a record whose outputs
-    /// wait (a broker down) must not keep the other records of its batch in memory.
-    private let input: InputRecord?
-    private let inputTimestampMs: Int64?
+    /// The input as it was translated, to translate a replacement from. The input alone, not the read
+    /// batch it came in: a record whose outputs wait (a broker down) must not keep the other records of
+    /// its batch in memory.
+    private let input: InputRecord
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
     private var remaining: Int
     private var tally: ProducedTally
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
-    convenience init(
-        input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext
-    ) {
-        self.init(
-            input: input, inputTimestampMs: input.timestampMs, ticket: ticket, outputs: outputs, tally: tally,
-            context: context)
-    }
-
-    /// The delivery of `outputs` of an input read with `inputTimestampMs`, with no replacement to
-    /// translate when a record is refused (the passthrough).
-    convenience init(
-        inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
-        context: DeliveryContext
-    ) {
-        self.init(
-            input: nil, inputTimestampMs: inputTimestampMs, ticket: ticket, outputs: outputs, tally: tally,
-            context: context)
-    }
-
-    private init(
-        input: InputRecord?, inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int,
-        tally: ProducedTally, context: DeliveryContext
-    ) {
+    init(input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext) {
         self.input = input
-        self.inputTimestampMs = inputTimestampMs
         self.ticket = ticket
         self.context = context
         self.remaining = outputs
@@ -71,7 +46,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     override func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
             remaining -= 1
-            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: inputTimestampMs) }
+            if remaining == 0 { context.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs) }
             return
         }
         guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery),
@@ -93,11 +68,10 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
 
     /// The record that stands in for `refused`: an output's emit-stage dead letter
     /// (`payload_too_large`), a dead letter's copy without its value (`pushgate-value-omitted`); `nil`
-    /// when there is none (a dead letter already without value, or no translator).
+    /// when there is none (a dead letter already without value).
     private func replacement(for refused: OutputRecord, error: KafkaError) -> OutputRecord? {
         if refused.isDeadLetter { return refused.value.isEmpty ? nil : refused.withoutValue() }
-        guard let input else { return nil }
-        return context.translator?.deadLetter(replacing: refused, of: input, reason: error.codeName)
+        return context.translator.deadLetter(replacing: refused, of: input, reason: error.codeName)
     }
 
     /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.
@@ -124,9 +98,6 @@ struct ProducedTally: Sendable {
             if let format = record.format { formats.insert(format) } else { deadLetters += 1 }
         }
     }
-
-    /// Nothing.
-    init() {}
 
     /// One record of `format` (`nil`: a dead letter) replaced by one of `replacement`.
     mutating func replace(_ format: OutputFormat?, by replacement: OutputFormat?) {

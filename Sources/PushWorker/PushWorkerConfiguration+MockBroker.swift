@@ -13,7 +13,7 @@ extension PushWorkerConfiguration {
     /// makes librdkafka count the failed batch as written: records lost by the mock, not by pushgate,
     /// but lost all the same for whoever tests the worker there with injected faults. With one request
     /// in flight a failed batch is always retried before the next is sent. On the mock with 32 partitions
-    /// per topic this costs no throughput (`bench pipeline` worker 86,000–92,000 input records/s with
+    /// per topic this costs no throughput (the pipeline benchmark's worker 86,000–92,000 input records/s with
     /// librdkafka's 5, 98,000–103,000 with one: fewer, larger requests); with 256 the worker spends about
     /// 40% more CPU per input, as librdkafka visits every output partition per request. Against a real
     /// cluster nothing changes.
