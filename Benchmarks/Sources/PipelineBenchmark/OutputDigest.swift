@@ -33,7 +33,8 @@ struct OutputDigest: Equatable, CustomStringConvertible {
         let count = ranges.reduce(0) { $0 + Int($1.2 - $1.1) }
         let reader = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                bootstrapServers: servers, groupId: "bench-verify", topics: [], properties: properties),
+                bootstrapServers: servers, groupId: "bench-verify", topics: [],
+                properties: PipelineBenchmark.scoped(properties, to: "consumer")),
             logger: logger)
         var serialized: [[UInt8]] = []
         do {

@@ -99,7 +99,8 @@ extension PipelineBenchmark {
         // Reads the group's committed offsets without joining it.
         let progress = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                bootstrapServers: context.servers, groupId: groupId, topics: [], properties: context.properties,
+                bootstrapServers: context.servers, groupId: groupId, topics: [],
+                properties: Self.scoped(context.properties, to: "consumer"),
                 pollTimeoutMs: Self.observerPollMs),
             logger: context.logger)
         let child: ChildProcess

@@ -133,7 +133,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
 
         let observer = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                bootstrapServers: servers, groupId: "bench-observer", topics: [], properties: properties,
+                bootstrapServers: servers, groupId: "bench-observer", topics: [],
+                properties: Self.scoped(properties, to: "consumer"),
                 pollTimeoutMs: Self.observerPollMs),
             logger: logger)
         do {

@@ -29,7 +29,8 @@ struct PipelineInput {
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: bootstrapServers,
-                properties: ["partitioner": "murmur2_random", "linger.ms": "20"].merging(properties) { $1 }),
+                properties: ["partitioner": "murmur2_random", "linger.ms": "20"]
+                    .merging(PipelineBenchmark.scoped(properties, to: "producer")) { $1 }),
             logger: logger)
         let failures = FailureCount()
         var bytes = 0
@@ -67,7 +68,8 @@ struct PipelineInput {
     ) async throws -> (partitions: Int, outputs: Int) {
         let reader = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                bootstrapServers: bootstrapServers, groupId: "bench-reader", topics: [], properties: properties),
+                bootstrapServers: bootstrapServers, groupId: "bench-reader", topics: [],
+                properties: PipelineBenchmark.scoped(properties, to: "consumer")),
             logger: logger)
         var byPartition: [Int32: [KafkaConsumerMessage]] = [:]
         let watermarks: [Int32: KafkaConsumer.Watermarks]

@@ -17,7 +17,10 @@
  * stops it with exit status 1, its input left uncommitted.
  *
  * One thread consumes, produces and serves delivery reports; it sleeps in poll(2) on a pipe that
- * librdkafka writes to when the consumer's or the producer's queue receives something.
+ * librdkafka writes to when the consumer's or the producer's queue receives something. Like pushgate's
+ * consumer (Sources/Kafka/FetcherWakeUp.swift), it wakes librdkafka 2.0.2's fetcher when it stopped on
+ * a full queue: once the queue has been near its limit, the next poll that finds it empty seeks the
+ * lagging partitions to their positions (otherwise the fetcher waits up to a second).
  *
  * Usage: librdkafka-c --records FILE --input-topic TOPIC [--max-in-flight N]
  *                     [-P key=value]... [-C key=value]...
@@ -71,6 +74,18 @@ static long inputs_in_flight;
 static long failures;
 static rd_kafka_t *consumer;
 static const char *input_topic;
+
+/* The fetcher wake-up (FetcherWakeUp.swift): the queue's limits, from the consumer's settings. */
+static long near_full_count, near_full_bytes;
+static double average_record_bytes = 512;
+static int was_near_full;
+
+static long setting(rd_kafka_t *client, const char *name, long fallback) {
+    char value[32];
+    size_t size = sizeof value;
+    if (rd_kafka_conf_get(rd_kafka_conf(client), name, value, &size) != RD_KAFKA_CONF_OK) return fallback;
+    return atol(value);
+}
 
 static void die(const char *what, const char *detail) {
     fprintf(stderr, "librdkafka-c: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -219,6 +234,38 @@ static void on_error(rd_kafka_t *client, int error, const char *reason, void *op
     }
 }
 
+/* Before polling: whether the consumer's queue is near the limit where the fetcher stops. */
+static void measure_queue(rd_kafka_queue_t *queue) {
+    long length = (long)rd_kafka_queue_length(queue);
+    if (length >= near_full_count || (double)length * average_record_bytes >= (double)near_full_bytes) was_near_full = 1;
+}
+
+/* A poll found nothing although there was room: after a near-full queue, seek every assigned partition
+ * with records left on the broker to its position, which wakes the fetcher (the queue is empty, so
+ * nothing is dropped). */
+static void wake_fetcher(rd_kafka_queue_t *queue) {
+    if (!was_near_full || rd_kafka_queue_length(queue) != 0) return;
+    was_near_full = 0;
+    rd_kafka_topic_partition_list_t *assigned = NULL;
+    if (rd_kafka_assignment(consumer, &assigned) || !assigned) return;
+    if (assigned->cnt > 0 && !rd_kafka_position(consumer, assigned)) {
+        rd_kafka_topic_partition_list_t *lagging = rd_kafka_topic_partition_list_new(assigned->cnt);
+        for (int index = 0; index < assigned->cnt; index++) {
+            rd_kafka_topic_partition_t *entry = &assigned->elems[index];
+            int64_t low, high;
+            if (entry->offset >= 0 &&
+                !rd_kafka_get_watermark_offsets(consumer, entry->topic, entry->partition, &low, &high) && high > entry->offset)
+                rd_kafka_topic_partition_list_add(lagging, entry->topic, entry->partition)->offset = entry->offset;
+        }
+        if (lagging->cnt > 0) {
+            rd_kafka_error_t *error = rd_kafka_seek_partitions(consumer, lagging, 1000);
+            if (error) rd_kafka_error_destroy(error);
+        }
+        rd_kafka_topic_partition_list_destroy(lagging);
+    }
+    rd_kafka_topic_partition_list_destroy(assigned);
+}
+
 /* Produces one input's records, waiting for room in librdkafka's queue when it is full. */
 static void produce_input(rd_kafka_t *producer, const rd_kafka_message_t *message) {
     int32_t partition_index = message->partition;
@@ -326,6 +373,10 @@ int main(int argc, char **argv) {
     consumer = rd_kafka_new(RD_KAFKA_CONSUMER, consumer_configuration, error, sizeof error);
     if (!consumer) die("cannot create the consumer", error);
     rd_kafka_poll_set_consumer(consumer);
+    /* librdkafka checks its limits before each fetch: a queue at three quarters of either may be over
+     * it by the time the next response is in. */
+    near_full_bytes = setting(consumer, "queued.max.messages.kbytes", 65536) * 1024 * 3 / 4;
+    near_full_count = setting(consumer, "queued.min.messages", 100000) * 3 / 4;
     load_records(records_path, producer);
 
     rd_kafka_queue_t *consumer_queue = rd_kafka_queue_get_consumer(consumer);
@@ -344,9 +395,14 @@ int main(int argc, char **argv) {
     while (!stopping) {
         int progressed = rd_kafka_poll(producer, 0) > 0;
         while (!stopping && inputs_in_flight < max_in_flight) {
+            measure_queue(consumer_queue);
             rd_kafka_message_t *message = rd_kafka_consumer_poll(consumer, 0);
-            if (!message) break;
+            if (!message) {
+                wake_fetcher(consumer_queue);
+                break;
+            }
             progressed = 1;
+            average_record_bytes = average_record_bytes * 0.99 + (double)message->len * 0.01;
             if (message->err) {
                 if (message->err != RD_KAFKA_RESP_ERR__PARTITION_EOF)
                     fprintf(stderr, "librdkafka-c: consume: %s\n", rd_kafka_message_errstr(message));
