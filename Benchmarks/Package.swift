@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// pushgate's benchmarks, a package of their own so that the shipped package does not depend on the
-/// benchmark library: `make bench` runs them, `make bench-thresholds` (part of `make test`) checks the
+/// benchmark library: `make bench` runs them, `make bench-check` (part of `make test`) checks the
 /// translation benchmarks' allocation counts against `Thresholds/` (docs/performance.md).
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 

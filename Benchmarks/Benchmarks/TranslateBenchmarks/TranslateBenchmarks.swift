@@ -9,7 +9,7 @@ import PushTranslation
 /// records of its set once (`scalingFactor: .kilo`: `--scale` shows figures per payload).
 ///
 /// Allocation counts (`mallocCountTotal`, from the library's malloc interposer) are deterministic:
-/// `Thresholds/` holds them and `make bench-thresholds` (part of `make test`) checks them, exactly.
+/// `Thresholds/` holds them and `make bench-check` (part of `make test`) checks them, exactly.
 /// Times are never checked; for the check alone (`PUSHGATE_BENCH_ALLOCATIONS_ONLY` set), each benchmark
 /// runs a few iterations, since every iteration allocates the same.
 let benchmarks: @Sendable () -> Void = {
