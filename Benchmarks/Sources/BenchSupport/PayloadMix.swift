@@ -1,11 +1,11 @@
 /// A deterministic, realistic mix of unified payloads for benchmarks: mostly iOS+Android alerts of
 /// ~550 bytes with custom data, some with actions, carousels and cards, a few invalid ones.
-enum PayloadMix {
+public enum PayloadMix {
     /// The kinds of payload in the mix, with their share in percent.
-    enum Kind: String, CaseIterable {
+    public enum Kind: String, CaseIterable, Sendable {
         case alert, alertWithActions, carousel, card, invalid
 
-        var share: Int {
+        public var share: Int {
             switch self {
             case .alert: 55
             case .alertWithActions: 25
@@ -17,7 +17,7 @@ enum PayloadMix {
     }
 
     /// `count` payloads cycling through kinds by share, with varying text.
-    static func payloads(count: Int, kinds: [Kind] = Kind.allCases) -> [(kind: Kind, bytes: [UInt8])] {
+    public static func payloads(count: Int, kinds: [Kind] = Kind.allCases) -> [(kind: Kind, bytes: [UInt8])] {
         let schedule = schedule(of: kinds)
         return (0..<count).map { index in
             let kind = kind(at: index, in: schedule)
@@ -26,12 +26,12 @@ enum PayloadMix {
     }
 
     /// Each of `kinds` repeated by its share: one period of the mix.
-    static func schedule(of kinds: [Kind] = Kind.allCases) -> [Kind] {
+    public static func schedule(of kinds: [Kind] = Kind.allCases) -> [Kind] {
         kinds.flatMap { Array(repeating: $0, count: $0.share) }
     }
 
     /// The kind of payload number `index` of a mix with `schedule`.
-    static func kind(at index: Int, in schedule: [Kind]) -> Kind {
+    public static func kind(at index: Int, in schedule: [Kind]) -> Kind {
         schedule[(index &* 37) % schedule.count]
     }
 
@@ -41,7 +41,7 @@ enum PayloadMix {
         (0..<count).map { words[(index &* 31 &+ $0 &* 7) % words.count] }.joined(separator: " ")
     }
 
-    static func payload(_ kind: Kind, _ index: Int) -> String {
+    public static func payload(_ kind: Kind, _ index: Int) -> String {
         let common = """
             "id":"bench-\(index)","message":{"title":"\(text(index, words: 5))","body":"\(text(index + 1, words: 18))",\
             "priority":"\(index % 3 == 0 ? "high" : "normal")","ttl":\(3600 + index % 1000)},\

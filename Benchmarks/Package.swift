@@ -1,0 +1,63 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// pushgate's benchmarks, a package of their own so that the shipped package does not depend on the
+/// benchmark library: `make bench` runs them, `make bench-check` (part of `make test`) checks the
+/// translation benchmarks' allocation counts against `Thresholds/` (docs/performance.md).
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "pushgate-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "pushgate", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    ],
+    targets: [
+        // The payload mix, the benchmarks' input records and the tokenizer pass: shared by both benchmarks.
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "PushTranslation", package: "pushgate"),
+                .product(name: "PushModel", package: "pushgate"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Translation: per payload kind and the mix, with the tokenizer pass over the same bytes.
+        .executableTarget(
+            name: "TranslateBenchmarks",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PushTranslation", package: "pushgate"),
+                .product(name: "PushModel", package: "pushgate"),
+            ],
+            path: "Benchmarks/TranslateBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The pipeline: `pushgate run` against librdkafka-c through one broker process.
+        .executableTarget(
+            name: "pipeline-benchmark",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "Kafka", package: "pushgate"),
+                .product(name: "PushTranslation", package: "pushgate"),
+                .product(name: "PushModel", package: "pushgate"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/PipelineBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        // The transport's own price of pushgate's job: a C program straight on librdkafka.
+        .executableTarget(
+            name: "librdkafka-c",
+            path: "Sources/librdkafka-c",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("rdkafka")]
+        ),
+    ]
+)
