@@ -5,7 +5,7 @@ import Testing
 
 /// The worker's producer defaults, and `-X` winning over them.
 @Suite struct ProducerDefaultsTests {
-    /// `linger.ms` is left to librdkafka (5 ms): a longer default capped the passthrough at
+    /// `linger.ms` is left to librdkafka (5 ms): a longer default would cap the worker at
     /// `--max-in-flight` records per linger.
     @Test func theWorkerHashesKeysLikeJavaAndLeavesLingerToLibrdkafka() {
         let configuration = PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9092")
