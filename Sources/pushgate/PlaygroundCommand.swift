@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Operations
+import PushgateHTTP
 import PushWorker
 import ServiceLifecycle
 
@@ -22,7 +23,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
     var port = 8080
 
     @Option(help: "The address to bind; loopback by default, so only this machine can reach the page.")
-    var host = "127.0.0.1"
+    var host = PlaygroundServer.defaultHost
 
     @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
     var maxPayloadBytes: String?
@@ -35,8 +36,10 @@ struct PlaygroundCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "pushgate.playground")
         logger.logLevel = .notice
+        let resources = try await DedicatedThread.run(name: "playground-resources") { try PlaygroundResources.load() }
         let server = PlaygroundServer(
-            host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit()), logger: logger,
+            host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit(), resources: resources),
+            logger: logger,
             onListening: { port in StandardStreams.writeLine("playground listening on port \(port)") })
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Operations
+import PushgateHTTP
 import Kafka
 import Logging
 import PushModel
