@@ -57,6 +57,7 @@ let package = Package(
             name: "Operations",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushModel", "Kafka",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -114,6 +115,7 @@ let package = Package(
             name: "OperationsTests",
             dependencies: [
                 "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

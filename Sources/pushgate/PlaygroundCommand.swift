@@ -25,8 +25,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "The address to bind; loopback by default, so only this machine can reach the page.")
     var host = PlaygroundServer.defaultHost
 
-    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
-    var maxPayloadBytes: String?
+    @Option(Settings.maxPayloadBytes)
+    var maxPayloadBytes: Int?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -48,13 +48,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// `--max-payload-bytes` parsed by its ``Settings`` definition (default 1 MiB).
+    /// `--max-payload-bytes` checked by its ``Settings`` definition, or its default.
     private func payloadLimit() throws -> Int {
-        do {
-            let flags = try SettingSource.flags([.maxPayloadBytes: maxPayloadBytes], maps: [:])
-            return try SettingReader([flags]).translatorConfiguration().maxPayloadBytes
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try validating { () throws(SettingError) in try SettingReader().value(Settings.maxPayloadBytes, flag: maxPayloadBytes) }
     }
 }
