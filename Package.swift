@@ -57,21 +57,33 @@ let package = Package(
             name: "Operations",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushModel", "Kafka",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PushgateHTTP",
+            dependencies: [
+                "PushWorker", "PushTranslation", "PushModel",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
             ],
+            // Copied as they are into pushgate_PushgateHTTP.resources beside the binary (Bundle.module).
+            resources: [.copy("Resources/playground"), .copy("Resources/examples")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "pushgate",
             dependencies: [
-                "PushWorker", "PushTranslation", "Kafka", "Operations", "CJemalloc",
+                "PushWorker", "PushTranslation", "Kafka", "Operations", "PushgateHTTP", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,6 +123,15 @@ let package = Package(
             dependencies: [
                 "PushgateTestSupport",
                 "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateHTTPTests",
+            dependencies: [
+                "PushgateHTTP", "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),

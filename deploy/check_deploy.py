@@ -13,6 +13,8 @@ only what those cannot know:
   one that `pushgate run --help` of the built binary lists, with a value pushgate can read;
 - every COPY source of the Dockerfile is in a fresh clone (`git ls-files`) and not excluded by the
   Dockerfile's .dockerignore, or comes from an earlier stage (`COPY --from=STAGE`);
+- every SwiftPM resource bundle beside the built binary (`PACKAGE_TARGET.resources`, read by pushgate
+  from beside its binary) is installed by the Dockerfile;
 - topics match SPEC section 1: kafka-init creates every SPEC topic and every topic the workers use,
   `--topic`/PUSHGATE_TOPICS name SPEC formats, KEDA's trigger watches the workers' input topic and group.
 
@@ -189,6 +191,20 @@ def check_dockerfile(x: Context, path: Path, repo: Path, tracked: set[str] | Non
     return info
 
 
+def check_resource_bundles(x: Context, binary: str, dockerfile: Path) -> None:
+    """SwiftPM puts each target's resources in a folder `PACKAGE_TARGET.resources` beside the binary, and
+    pushgate reads them from there at run time: the image must install every one of them beside pushgate."""
+    folder = Path(binary).resolve().parent
+    if not folder.is_dir() or not dockerfile.is_file():
+        return
+    stages = Dockerfile(dockerfile.read_text()).stages
+    commands = [args for stage in stages for keyword, args in stage["instructions"] if keyword in ("RUN", "COPY")]
+    for bundle in sorted(p.name for p in folder.glob("*.resources") if p.is_dir()):
+        x.c.check(any(bundle in command for command in commands),
+                  f"Dockerfile: installs the resource bundle {bundle} beside pushgate",
+                  f"{folder} has it, no RUN or COPY of the Dockerfile names it")
+
+
 def check_compose(x: Context, path: Path, image: dict) -> None:
     if not x.c.check(path.is_file(), "docker-compose.yml exists", str(path)):
         return
@@ -309,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         topics = {"input": "push.unified", "dead-letter": "push.dlq"}
     x = Context(c, help_, topics)
     image = check_dockerfile(x, deploy / "Dockerfile", repo, git_ls_files(repo))
+    check_resource_bundles(x, binary, deploy / "Dockerfile")
     check_compose(x, deploy / "docker-compose.yml", image)
     check_kubernetes(x, deploy / "kubernetes", image)
     check_readme(x, deploy / "README.md")

@@ -192,6 +192,10 @@ class CheckDeployTests(unittest.TestCase):
         self.edit("Dockerfile", "COPY --from=build /out/ /", "COPY --from=builder /out/ /")
         self.assert_fails("COPY --from=builder names an earlier stage")
 
+    def test_resource_bundle_the_dockerfile_does_not_install_fails(self):
+        (self.tmp / "pushgate_Pages.resources").mkdir()
+        self.assert_fails("installs the resource bundle pushgate_Pages.resources beside pushgate")
+
     def test_context_that_is_not_a_clone_fails(self):
         shutil.rmtree(self.repo / ".git")
         self.assert_fails("the build context is a git repository", "COPY source Package.swift is in a fresh clone")

@@ -39,7 +39,7 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "The input topic to create.")
     var inputTopic = Settings.inputTopic.defaultValue
 
-    @Option(name: .customLong("topic"), help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
+    @Option(name: Settings.topics.optionName, help: ArgumentHelp("Output topic of a format.", valueName: "FORMAT=NAME"))
     var topics: [String] = []
 
     @Option(help: "The dead-letter topic to create.")
@@ -49,7 +49,10 @@ struct BrokerCommand: AsyncParsableCommand {
     var extraTopic: [String] = []
 
     func validate() throws {
-        guard (1...10_000).contains(partitions) else { throw ValidationError("--partitions must be 1...10000") }
+        let counts = Settings.partitionCounts
+        guard counts.contains(partitions) else {
+            throw ValidationError("--partitions must be \(counts.lowerBound)...\(counts.upperBound)")
+        }
         guard (1...64).contains(brokers) else { throw ValidationError("--brokers must be between 1 and 64") }
         _ = try KeyValueOption.topics(topics)
     }

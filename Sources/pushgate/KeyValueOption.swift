@@ -8,10 +8,6 @@ import PushTranslation
 enum KeyValueOption {
     /// Parses `--topic FORMAT=NAME` values into a topic map, as `pushgate run` does.
     static func topics(_ values: [String]) throws -> [OutputFormat: String] {
-        do {
-            return try SettingReader([SettingSource.flags([:], maps: [.topics: values])]).value(Settings.topics)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try validating { () throws(SettingError) in try SettingReader().value(Settings.topics, flagEntries: values) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Operations
+import PushgateHTTP
 import PushWorker
 import ServiceLifecycle
 
@@ -22,10 +23,10 @@ struct PlaygroundCommand: AsyncParsableCommand {
     var port = 8080
 
     @Option(help: "The address to bind; loopback by default, so only this machine can reach the page.")
-    var host = "127.0.0.1"
+    var host = PlaygroundServer.defaultHost
 
-    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
-    var maxPayloadBytes: String?
+    @Option(Settings.maxPayloadBytes)
+    var maxPayloadBytes: Int?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -35,8 +36,10 @@ struct PlaygroundCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "pushgate.playground")
         logger.logLevel = .notice
+        let resources = try await DedicatedThread.run(name: "playground-resources") { try PlaygroundResources.load() }
         let server = PlaygroundServer(
-            host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit()), logger: logger,
+            host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit(), resources: resources),
+            logger: logger,
             onListening: { port in StandardStreams.writeLine("playground listening on port \(port)") })
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -45,13 +48,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// `--max-payload-bytes` parsed by its ``Settings`` definition (default 1 MiB).
+    /// `--max-payload-bytes` checked by its ``Settings`` definition, or its default.
     private func payloadLimit() throws -> Int {
-        do {
-            let flags = try SettingSource.flags([.maxPayloadBytes: maxPayloadBytes], maps: [:])
-            return try SettingReader([flags]).translatorConfiguration().maxPayloadBytes
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try validating { () throws(SettingError) in try SettingReader().value(Settings.maxPayloadBytes, flag: maxPayloadBytes) }
     }
 }

@@ -25,14 +25,22 @@ struct ReplayCommand: AsyncParsableCommand {
             are outputs and are skipped. Any other line is itself a payload, replayed with no key and no headers.
 
             --error-code and --format keep only records whose headers match (dead letters carry them). \
-            Environment: PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_INPUT_TOPIC, PUSHGATE_X (as for run).
+            Environment: \(environmentVariables) (as for run).
             """
     )
 
-    @Option(help: "Kafka bootstrap servers (host:port,...).")
+    /// The variables replay reads, below its flags.
+    private static var environmentVariables: String {
+        [Settings.bootstrapServers.environmentVariable, Settings.inputTopic.environmentVariable,
+         Settings.kafkaProperties.environmentVariable].joined(separator: ", ")
+    }
+
+    @Option(name: Settings.bootstrapServers.optionName, help: "\(Settings.bootstrapServers.documentation.summary).")
     var bootstrapServers: String?
 
-    @Option(help: ArgumentHelp("The topic to write to (default: \(Settings.inputTopic.defaultValue))."))
+    @Option(
+        name: Settings.inputTopic.optionName,
+        help: ArgumentHelp("The topic to write to (default: \(Settings.inputTopic.defaultValue))."))
     var inputTopic: String?
 
     @Option(help: "Read records from this topic.")
@@ -59,7 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Only records whose pushgate-format header is this format.")
     var format: String?
 
-    @Option(name: .customShort("X"), help: ArgumentHelp(Settings.kafkaProperties.help, valueName: "KEY=VALUE"))
+    @Option(Settings.kafkaProperties)
     var kafkaProperties: [String] = []
 
     func validate() throws {
@@ -120,19 +128,18 @@ struct ReplayCommand: AsyncParsableCommand {
     /// Bootstrap servers, target topic and librdkafka properties: flags, then `PUSHGATE_*` variables, then
     /// the defaults of ``Settings`` (as `run` reads them; replay has no configuration file).
     private func settings(_ environment: EnvironmentSettings) throws -> (String, String, [String: String]) {
-        do {
-            let flags = try SettingSource.flags(
-                [.bootstrapServers: bootstrapServers, .inputTopic: inputTopic], maps: [.kafkaProperties: kafkaProperties])
-            let variables = try SettingSource.environment(
-                environment, keys: [.bootstrapServers, .inputTopic, .kafkaProperties])
-            let reader = SettingReader([flags, variables])
-            guard let bootstrap = try reader.value(Settings.bootstrapServers) else {
-                throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
-            }
-            return (bootstrap, try reader.value(Settings.inputTopic), try reader.value(Settings.kafkaProperties))
-        } catch let error as SettingError {
-            throw ValidationError(error.description)
+        let reader = SettingReader(environment: environment)
+        let properties = try validating { () throws(SettingError) in
+            try reader.value(Settings.kafkaProperties, flagEntries: kafkaProperties)
         }
+        let bootstrap = try validating { () throws(SettingError) in
+            try reader.value(Settings.bootstrapServers, flag: bootstrapServers)
+        }
+        guard let bootstrap else {
+            throw ValidationError("\(Settings.bootstrapServers.flag) (or \(Settings.bootstrapServers.environmentVariable)) is required")
+        }
+        let target = try validating { () throws(SettingError) in try reader.value(Settings.inputTopic, flag: inputTopic) }
+        return (bootstrap, target, properties)
     }
 
     private static func show(_ progress: ReplayProgress, since start: ContinuousClock.Instant, final: Bool) {

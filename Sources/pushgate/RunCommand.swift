@@ -1,5 +1,6 @@
 import ArgumentParser
 import Operations
+import PushgateHTTP
 import Kafka
 import Logging
 import PushModel
@@ -29,70 +30,21 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp(Settings.config.help, valueName: "FILE"))
-    var config: String?
-
-    @Option(help: ArgumentHelp(Settings.bootstrapServers.help))
-    var bootstrapServers: String?
-
-    @Option(help: ArgumentHelp(Settings.groupId.help))
-    var groupId: String?
-
-    @Option(help: ArgumentHelp(Settings.inputTopic.help))
-    var inputTopic: String?
-
-    @Option(name: .customLong("topic"), help: ArgumentHelp(Settings.topics.help, valueName: "FORMAT=NAME"))
-    var topics: [String] = []
-
-    @Option(help: ArgumentHelp(Settings.deadLetterTopic.help))
-    var deadLetterTopic: String?
-
-    @Option(help: ArgumentHelp(Settings.androidFormats.help, valueName: "FORMATS"))
-    var androidFormats: String?
-
-    @Flag(inversion: .prefixedNo, help: ArgumentHelp(Settings.lenient.help))
-    var lenient: Bool?
-
-    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
-    var maxPayloadBytes: String?
-
-    @Option(name: .customShort("X"), help: ArgumentHelp(Settings.kafkaProperties.help, valueName: "KEY=VALUE"))
-    var kafkaProperties: [String] = []
-
-    @Option(help: ArgumentHelp(Settings.metricsPort.help))
-    var metricsPort: String?
-
-    @Option(help: ArgumentHelp(Settings.partitions.help))
-    var partitions: String?
-
-    @Option(help: ArgumentHelp(Settings.maxInFlight.help))
-    var maxInFlight: String?
-
-    @Option(help: ArgumentHelp(Settings.logLevel.help))
-    var logLevel: String?
-
-    @Option(help: ArgumentHelp(Settings.logFormat.help))
-    var logFormat: String?
-
-    @Option(help: ArgumentHelp(Settings.connectTimeout.help))
-    var connectTimeout: String?
+    /// Every option, typed, one per setting.
+    @OptionGroup var options: RunOptions
 
     /// Flags and variables; the configuration file is read in ``run()``, off the cooperative pool.
     func validate() throws {
-        do {
-            _ = try settings(EnvironmentSettings(), readingFile: false)
-        } catch {
-            throw ValidationError(error.description)
+        _ = try validating { () throws(SettingError) in
+            try RunSettings.resolve(options, environment: EnvironmentSettings(), readingFile: false)
         }
     }
 
     func run() async throws {
-        let command = self
+        let options = self.options
         let settings = try await DedicatedThread.run(name: "pushgate-settings") {
-            do {
-                return try command.settings(EnvironmentSettings(), readingFile: true)
-            } catch {
-                throw ValidationError("\(error)")
+            try validating { () throws(SettingError) in
+                try RunSettings.resolve(options, environment: EnvironmentSettings(), readingFile: true)
             }
         }
         let format = settings.logFormat
@@ -162,23 +114,5 @@ struct RunCommand: AsyncParsableCommand {
         guard worker.keepOneProduceRequestInFlight() else { return }
         logger.info(
             "librdkafka's mock cluster does not check idempotent sequence numbers: one produce request in flight")
-    }
-
-    /// The resolved settings: flags, then `PUSHGATE_*` variables, then the configuration file, then defaults.
-    private func settings(_ environment: EnvironmentSettings, readingFile: Bool) throws(SettingError) -> RunSettings {
-        let flags = try SettingSource.flags(
-            [
-                .config: config, .bootstrapServers: bootstrapServers, .groupId: groupId, .inputTopic: inputTopic,
-                .deadLetterTopic: deadLetterTopic, .androidFormats: androidFormats,
-                .lenient: lenient.map { $0 ? "true" : "false" }, .maxPayloadBytes: maxPayloadBytes,
-                .metricsPort: metricsPort, .partitions: partitions, .maxInFlight: maxInFlight,
-                .logLevel: logLevel, .logFormat: logFormat, .connectTimeout: connectTimeout,
-            ],
-            maps: [.topics: topics, .kafkaProperties: kafkaProperties])
-        var sources = [flags, try SettingSource.environment(environment)]
-        if readingFile, let path = try SettingReader(sources).value(Settings.config) {
-            sources.append(try ConfigFile.load(path: path))
-        }
-        return try RunSettings.resolve(sources)
     }
 }

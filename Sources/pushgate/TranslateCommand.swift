@@ -22,19 +22,19 @@ struct TranslateCommand: ParsableCommand {
     @Flag(help: "One payload per line (split at \\n); line N has offset --record-offset + N.")
     var lines = false
 
-    @Flag(help: ArgumentHelp(Settings.lenient.help))
+    @Flag(name: Settings.lenient.optionName, help: Settings.lenient.argumentHelp)
     var lenient = Settings.lenient.defaultValue
 
-    @Option(help: ArgumentHelp(Settings.maxPayloadBytes.help))
-    var maxPayloadBytes: String?
+    @Option(Settings.maxPayloadBytes)
+    var maxPayloadBytes: Int?
 
-    @Option(name: .customLong("topic"), help: ArgumentHelp(Settings.topics.help, valueName: "FORMAT=NAME"))
+    @Option(Settings.topics)
     var topics: [String] = []
 
-    @Option(help: ArgumentHelp(Settings.androidFormats.help, valueName: "FORMATS"))
+    @Option(text: Settings.androidFormats)
     var androidFormats: String?
 
-    @Option(help: ArgumentHelp(Settings.deadLetterTopic.help))
+    @Option(Settings.deadLetterTopic)
     var deadLetterTopic: String?
 
     @Option(help: "Topic of the described input record.")
@@ -92,30 +92,22 @@ struct TranslateCommand: ParsableCommand {
         if wroteDeadLetter { throw ExitCode(1) }
     }
 
-    /// The translator's settings from the flags, parsed by their ``Settings`` definitions.
+    /// The translator's settings from the flags (no variables, no file), checked by their ``Settings`` definitions.
     private func configuration() throws -> TranslatorConfiguration {
-        do {
-            let flags = try SettingSource.flags(
-                [
-                    .maxPayloadBytes: maxPayloadBytes, .deadLetterTopic: deadLetterTopic, .lenient: lenient ? "true" : nil,
-                    .androidFormats: androidFormats,
-                ],
-                maps: [.topics: topics])
-            return try SettingReader([flags]).translatorConfiguration()
-        } catch {
-            throw ValidationError(error.description)
+        try validating { () throws(SettingError) in
+            try SettingReader().translatorConfiguration(
+                lenient: lenient, maxPayloadBytes: maxPayloadBytes, topics: topics, deadLetterTopic: deadLetterTopic,
+                androidFormats: androidFormats)
         }
     }
 
     /// The described record's headers, each `NAME=VALUE` split at the first `=`.
     private func headers() throws -> [RecordHeader] {
-        do {
-            return try recordHeader.map { text throws(SettingError) -> RecordHeader in
-                let (name, value) = try SettingSource.split(text, name: "--record-header")
-                return RecordHeader(name: name, text: value)
+        try validating { () throws(SettingError) in
+            try recordHeader.map { text throws(SettingError) -> RecordHeader in
+                let entry = try SettingEntry(splitting: text, source: "--record-header")
+                return RecordHeader(name: entry.name, text: entry.value)
             }
-        } catch {
-            throw ValidationError(error.description)
         }
     }
 

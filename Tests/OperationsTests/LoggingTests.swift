@@ -10,7 +10,7 @@ struct LoggingTests {
     static let password = "s3cr3t-Pa55word"
 
     @Test func jsonLinesParseAndCarryLevelLabelMessageAndMetadata() throws {
-        let log = OperationsTestSupport.CapturedLog()
+        let log = CapturedLog()
         let logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .json, output: log.output) }
         logger.warning("dead letter", metadata: ["codes": "invalid_json", "quote": "a \"b\"\n\u{01}"])
         let line = try #require(log.lines.first)
@@ -23,7 +23,7 @@ struct LoggingTests {
     }
 
     @Test func textLinesAreReadable() throws {
-        let log = OperationsTestSupport.CapturedLog()
+        let log = CapturedLog()
         let logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .text, output: log.output) }
         logger.info("starting", metadata: ["group": "g"])
         let line = try #require(log.lines.first)
@@ -31,7 +31,7 @@ struct LoggingTests {
     }
 
     @Test func textLinesCannotBeForgedByControlCharactersInValues() throws {
-        let log = OperationsTestSupport.CapturedLog()
+        let log = CapturedLog()
         let logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .text, output: log.output) }
         logger.warning("dead letter", metadata: ["id": "x\n2026-01-01T00:00:00Z critical pushgate: forged"])
         #expect(log.lines.count == 1)
@@ -41,7 +41,7 @@ struct LoggingTests {
     }
 
     @Test func secretValuesAreRedactedFromMessagesAndMetadata() {
-        let log = OperationsTestSupport.CapturedLog()
+        let log = CapturedLog()
         let settings = ["sasl.password": Self.password, "sasl.username": "alice", "ssl.key.password": "kp-9"]
         let logger = Logger(label: "pushgate") {
             PushgateLogHandler(label: $0, format: .json, secrets: KafkaSecrets.secretValues(of: settings), output: log.output)
@@ -55,7 +55,7 @@ struct LoggingTests {
     }
 
     @Test func saslPasswordNeverAppearsInLogsOfAFailedStartup() async throws {
-        let log = OperationsTestSupport.CapturedLog()
+        let log = CapturedLog()
         let properties = [
             "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.username": "alice",
             "sasl.password": Self.password,

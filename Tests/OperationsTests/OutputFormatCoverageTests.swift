@@ -1,5 +1,5 @@
 import Foundation
-@testable import Operations
+import Operations
 import PushModel
 import Testing
 
@@ -38,8 +38,8 @@ struct OutputFormatCoverageTests {
 
     @Test(arguments: OutputFormat.allCases)
     func thePlaygroundDrawsTheFormat(_ format: OutputFormat) throws {
-        let page = String(decoding: PlaygroundPage.html, as: UTF8.self)
-        #expect(page.contains("case \"\(format.rawValue)\":"), "the page's preview switch has no case for \(format)")
+        let script = try Self.text("Sources/PushgateHTTP/Resources/playground/playground.js")
+        #expect(script.contains("case \"\(format.rawValue)\":"), "the page's preview switch has no case for \(format)")
     }
 
     @Test(arguments: OutputFormat.allCases)

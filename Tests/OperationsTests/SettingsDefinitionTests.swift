@@ -6,10 +6,11 @@ import Testing
 
 @Suite("One definition per setting: names, default, parser, doc")
 struct SettingsDefinitionTests {
-    func resolve(flags: [SettingKey: String?] = [:], environment: [String: String] = [:], file: String? = nil) throws -> RunSettings {
-        var sources = [try SettingSource.flags(flags), try SettingSource.environment(EnvironmentSettings(environment))]
-        if let file { sources.append(try ConfigFile.parse(file, path: "pushgate.yaml")) }
-        return try RunSettings.resolve(sources)
+    /// The settings of the command line `flags` (as `pushgate run` parses it), `environment` and `file`.
+    func resolve(flags: [String] = [], environment: [String: String] = [:], file: String? = nil) throws -> RunSettings {
+        let reader = SettingReader(
+            environment: EnvironmentSettings(environment), file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
+        return try RunSettings.resolve(try RunOptions.parse(flags), reader)
     }
 
     /// docs/configuration.md's settings table is ``Settings/markdownTable``, the one made from the definitions.
@@ -25,13 +26,31 @@ struct SettingsDefinitionTests {
             "docs/configuration.md's settings table differs from Settings; paste Settings.markdownTable:\n\(Settings.markdownTable)")
     }
 
-    @Test func everySettingKeyHasExactlyOneDefinition() {
-        let defined = Settings.all.map(\.key)
-        #expect(defined.count == Set(defined).count)
-        #expect(Set(defined) == Set(SettingKey.allCases))
-        for setting in Settings.all {
-            #expect(!setting.summary.isEmpty && !setting.defaultDescription.isEmpty, "\(setting.key)")
+    @Test func everySettingIsDocumented() {
+        for setting in Settings.all.map(\.documentation) {
+            #expect(!setting.summary.isEmpty && !setting.defaultDescription.isEmpty, "\(setting.name)")
         }
+    }
+
+    /// `pushgate run`'s options are the settings, in the order of ``Settings/all``: no option without a
+    /// definition, no definition without its option.
+    @Test func theRunOptionsAreTheSettingsInOrder() {
+        let help = RunOptions.helpMessage(columns: 1000)
+        let options = help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let first = words.first, first.hasPrefix("-"), first != "-h," else { return nil }
+            return String(first.split(separator: "/").first ?? first)
+        }
+        #expect(options == Settings.all.map(\.flag))
+    }
+
+    /// Each default is written as the definition's value is (the settings table and the help say it).
+    @Test func defaultsAreDescribedFromTheirValues() {
+        #expect(Settings.groupId.documentation.defaultDescription == "`\(Settings.groupId.defaultValue)`")
+        #expect(Settings.maxInFlight.documentation.defaultDescription == "\(Settings.maxInFlight.defaultValue)")
+        #expect(Settings.lenient.documentation.defaultDescription == "off")
+        #expect(Settings.logLevel.documentation.defaultDescription == "`info`")
+        #expect(Settings.androidFormats.documentation.defaultDescription == "`android-expandable`")
     }
 
     @Test func helpTextsSayTheDefault() {
@@ -45,16 +64,16 @@ struct SettingsDefinitionTests {
 
     @Test func androidFormatsAreReadFromEverySourceWithRepeatsAllowed() throws {
         let both = OutputFormatSet([.fcm, .androidExpandable])
-        #expect(try resolve(flags: [.androidFormats: "fcm,android-expandable,fcm"]).worker.translator.androidFormats == both)
+        #expect(try resolve(flags: ["--android-formats", "fcm,android-expandable,fcm"]).worker.translator.androidFormats == both)
         #expect(try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"]).worker.translator.androidFormats == OutputFormatSet([.fcm]))
         #expect(try resolve(file: "android-formats: fcm,android-expandable\n").worker.translator.androidFormats == both)
-        #expect(try resolve(flags: [.androidFormats: "android-expandable"], environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"])
+        #expect(try resolve(flags: ["--android-formats", "android-expandable"], environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"])
             .worker.translator.androidFormats == OutputFormatSet([.androidExpandable]))
     }
 
     /// SPEC 4: exact lower-case names, no spaces; any other name, or an empty list, names the accepted values.
     @Test func anythingButExactAndroidFormatNamesIsRefused() {
-        #expect(failure { try resolve(flags: [.androidFormats: "fcm,apns"]) }
+        #expect(failure { try resolve(flags: ["--android-formats", "fcm,apns"]) }
             == "--android-formats: 'fcm,apns' is not a comma-separated list of android-expandable, fcm (exact lower-case names, no spaces)")
         for value in ["FCM", "fcm, android-expandable", "fcm,", " , ", ",fcm"] {
             #expect(failure { try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": value]) }
@@ -67,11 +86,11 @@ struct SettingsDefinitionTests {
     }
 
     @Test func commandLineMapEntriesAreSplitAtTheFirstEquals() throws {
-        let flags = try SettingSource.flags([:], maps: [.kafkaProperties: ["sasl.password=a=b"], .topics: ["apns=x"]])
-        let settings = try RunSettings.resolve([flags])
+        let settings = try resolve(flags: ["-X", "sasl.password=a=b", "--topic", "apns=x"])
         #expect(settings.worker.kafkaProperties == ["sasl.password": "a=b"])
         #expect(settings.worker.translator.topic(for: .apns) == "x")
-        #expect(throws: SettingError.self) { try SettingSource.flags([:], maps: [.topics: ["apns"]]) }
+        #expect(failure { try resolve(flags: ["--topic", "apns"]) } == "--topic expects NAME=VALUE entries, got 'apns'")
+        #expect(failure { try resolve(environment: ["PUSHGATE_X": "a=1;b"]) } == "PUSHGATE_X expects NAME=VALUE entries, got 'b'")
     }
 
     private func failure(_ body: () throws -> RunSettings) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads pushgate's `PUSHGATE_*` environment variables as text, the fallback of every command-line option
-/// (a flag given on the command line wins); values are parsed by each ``Setting``, as flags are.
+/// (a flag given on the command line wins); values are parsed by each setting's ``SettingParser``.
 ///
 /// Conventions: an empty variable counts as unset; lists (`PUSHGATE_X`, `PUSHGATE_TOPICS`) hold one entry
 /// per line or `;`-separated entries (`PUSHGATE_TOPICS` also accepts `,`, which topic names cannot contain).
@@ -27,13 +27,4 @@ public struct EnvironmentSettings: Sendable {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
     }
-}
-
-/// A setting from the environment or the command line that cannot be used, with the reason.
-public struct SettingError: Error, CustomStringConvertible {
-    /// What is wrong, naming the variable or option.
-    public let description: String
-
-    /// Creates the error.
-    public init(_ description: String) { self.description = description }
 }

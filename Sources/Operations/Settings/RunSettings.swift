@@ -4,9 +4,9 @@ import PushModel
 import PushTranslation
 import PushWorker
 
-/// Every setting of `pushgate run`, resolved from flags, then `PUSHGATE_*` variables, then a
-/// configuration file, then the defaults of ``Settings`` (maps, `topics` and `kafka-properties`, are
-/// merged per entry in the same order).
+/// Every setting of `pushgate run`, resolved from its flags (``RunOptions``), then `PUSHGATE_*`
+/// variables, then a configuration file, then the defaults of ``Settings`` (maps, `topics` and
+/// `kafka-properties`, are merged per entry in the same order).
 public struct RunSettings: Sendable {
     /// The worker's configuration (Kafka, topics, translation, in-flight bound, metrics port).
     public var worker: PushWorkerConfiguration
@@ -22,37 +22,54 @@ public struct RunSettings: Sendable {
     /// The secret values among the librdkafka properties (``KafkaSecrets``), never to be logged.
     public var secrets: [String] { KafkaSecrets.secretValues(of: worker.kafkaProperties) }
 
-    /// Resolves the settings of `sources`, highest precedence first (flags, environment, file).
+    /// Resolves the settings of `options` and `environment`, and, when `readingFile`, of the configuration
+    /// file they name (a blocking read: call it off the cooperative pool).
     /// - Throws: ``SettingError`` naming the setting and its source for a value that cannot be used.
-    public static func resolve(_ sources: [SettingSource]) throws(SettingError) -> RunSettings {
-        let reader = SettingReader(sources)
-        let metricsPort = try reader.value(Settings.metricsPort)
+    public static func resolve(
+        _ options: RunOptions, environment: EnvironmentSettings, readingFile: Bool
+    ) throws(SettingError) -> RunSettings {
+        var file: ConfigFile?
+        if readingFile, let path = try SettingReader(environment: environment).value(Settings.config, flag: options.config) {
+            file = try ConfigFile.load(path: path)
+        }
+        return try resolve(options, SettingReader(environment: environment, file: file))
+    }
+
+    /// Resolves the settings of `options`, below them those of `reader` (variables, file), then defaults.
+    /// - Throws: ``SettingError`` naming the setting and its source for a value that cannot be used.
+    public static func resolve(_ options: RunOptions, _ reader: SettingReader) throws(SettingError) -> RunSettings {
+        let metricsPort = try reader.value(Settings.metricsPort, flag: options.metricsPort)
         let worker = PushWorkerConfiguration(
-            bootstrapServers: try reader.value(Settings.bootstrapServers) ?? "",
-            groupId: try reader.value(Settings.groupId),
-            inputTopic: try reader.value(Settings.inputTopic),
-            translator: try reader.translatorConfiguration(),
-            kafkaProperties: try reader.value(Settings.kafkaProperties),
-            maxInFlightRecords: try reader.value(Settings.maxInFlight),
+            bootstrapServers: try reader.value(Settings.bootstrapServers, flag: options.bootstrapServers) ?? "",
+            groupId: try reader.value(Settings.groupId, flag: options.groupId),
+            inputTopic: try reader.value(Settings.inputTopic, flag: options.inputTopic),
+            translator: try reader.translatorConfiguration(
+                lenient: options.lenient, maxPayloadBytes: options.maxPayloadBytes, topics: options.topics,
+                deadLetterTopic: options.deadLetterTopic, androidFormats: options.androidFormats),
+            kafkaProperties: try reader.value(Settings.kafkaProperties, flagEntries: options.kafkaProperties),
+            maxInFlightRecords: try reader.value(Settings.maxInFlight, flag: options.maxInFlight),
             statisticsIntervalMs: metricsPort == nil ? 0 : 5000,
             metricsPort: metricsPort)
         return RunSettings(
             worker: worker,
-            partitions: try reader.value(Settings.partitions),
-            logLevel: try reader.value(Settings.logLevel),
-            logFormat: try reader.value(Settings.logFormat),
-            connectTimeoutSeconds: try reader.value(Settings.connectTimeout))
+            partitions: try reader.value(Settings.partitions, flag: options.partitions),
+            logLevel: try reader.value(Settings.logLevel, flag: options.logLevel),
+            logFormat: try reader.value(Settings.logFormat, flag: options.logFormat),
+            connectTimeoutSeconds: try reader.value(Settings.connectTimeout, flag: options.connectTimeout))
     }
 }
 
 extension SettingReader {
-    /// The translator's settings (leniency, payload limit, topics, Android formats), shared by `run` and `translate`.
-    public func translatorConfiguration() throws(SettingError) -> TranslatorConfiguration {
+    /// The translator's settings (leniency, payload limit, topics, Android formats), shared by `run` and
+    /// `translate`: each flag given wins over the reader's sources.
+    public func translatorConfiguration(
+        lenient: Bool?, maxPayloadBytes: Int?, topics: [String], deadLetterTopic: String?, androidFormats: String?
+    ) throws(SettingError) -> TranslatorConfiguration {
         TranslatorConfiguration(
-            lenient: try value(Settings.lenient),
-            maxPayloadBytes: try value(Settings.maxPayloadBytes),
-            topics: try value(Settings.topics),
-            deadLetterTopic: try value(Settings.deadLetterTopic),
-            androidFormats: try value(Settings.androidFormats))
+            lenient: try value(Settings.lenient, flag: lenient),
+            maxPayloadBytes: try value(Settings.maxPayloadBytes, flag: maxPayloadBytes),
+            topics: try value(Settings.topics, flagEntries: topics),
+            deadLetterTopic: try value(Settings.deadLetterTopic, flag: deadLetterTopic),
+            androidFormats: try value(Settings.androidFormats, flagText: androidFormats))
     }
 }

@@ -5,6 +5,9 @@ import ServiceLifecycle
 /// The HTTP server of `pushgate playground` (``PlaygroundRoutes``), a swift-service-lifecycle `Service`:
 /// it serves until graceful shutdown or cancellation, then stops accepting connections and returns.
 public struct PlaygroundServer: Service {
+    /// The address bound unless told otherwise, loopback: only this machine can reach the page.
+    public static let defaultHost = "127.0.0.1"
+
     private let host: String
     private let port: Int
     private let routes: PlaygroundRoutes
@@ -13,11 +16,11 @@ public struct PlaygroundServer: Service {
 
     /// Creates the server.
     /// - Parameters:
-    ///   - host: the address to bind. Default `127.0.0.1`: only this machine can reach it.
+    ///   - host: the address to bind. Default: ``defaultHost``.
     ///   - port: the TCP port; 0 picks a free one, reported to `onListening`.
     ///   - onListening: called with the bound port once the server accepts connections.
     public init(
-        host: String = "127.0.0.1", port: Int, routes: PlaygroundRoutes, logger: Logger,
+        host: String = Self.defaultHost, port: Int, routes: PlaygroundRoutes, logger: Logger,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.host = host

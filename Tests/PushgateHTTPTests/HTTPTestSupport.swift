@@ -3,9 +3,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import Operations
+import Synchronization
 
-/// HTTP requests, metric parsing and log capture for the operations tests.
-enum OperationsTestSupport {
+/// HTTP requests, metric parsing and log capture for the tests of the HTTP servers.
+enum HTTPTestSupport {
     struct HTTPResponse {
         let status: Int
         let headers: String
@@ -67,11 +68,9 @@ enum OperationsTestSupport {
     }
 
     /// A log output keeping its lines.
-    /// `@unchecked Sendable`: `stored` is only touched under `lock`.
-    final class CapturedLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        var lines: [String] { lock.withLock { stored } }
-        var output: LogOutput { LogOutput { line in self.lock.withLock { self.stored.append(line) } } }
+    final class CapturedLog: Sendable {
+        private let stored = Mutex<[String]>([])
+        var lines: [String] { stored.withLock { $0 } }
+        var output: LogOutput { LogOutput { line in self.stored.withLock { $0.append(line) } } }
     }
 }

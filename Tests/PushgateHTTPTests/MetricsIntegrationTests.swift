@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Logging
 import Operations
+import PushgateHTTP
 import PushModel
 import PushTranslation
 import PushWorker
@@ -29,7 +30,7 @@ struct MetricsIntegrationTests {
         let broker = try EmbeddedBroker(topics: topics, partitions: 4, logger: quiet)
         defer { broker.shutdown() }
 
-        let log = OperationsTestSupport.CapturedLog()
+        let log = HTTPTestSupport.CapturedLog()
         var logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .json, output: log.output) }
         logger.logLevel = .info
         let metrics = PrometheusMetrics()
@@ -48,10 +49,10 @@ struct MetricsIntegrationTests {
             logger: quiet))
         let running = Task { try await group.run() }
 
-        let bound = try await OperationsTestSupport.eventually("the server to listen") { port.value }
-        #expect(try await OperationsTestSupport.get("/health", port: bound).status == 200)
-        _ = try await OperationsTestSupport.eventually("/ready to answer 200") {
-            try await OperationsTestSupport.get("/ready", port: bound).status == 200 ? true : nil
+        let bound = try await HTTPTestSupport.eventually("the server to listen") { port.value }
+        #expect(try await HTTPTestSupport.get("/health", port: bound).status == 200)
+        _ = try await HTTPTestSupport.eventually("/ready to answer 200") {
+            try await HTTPTestSupport.get("/ready", port: bound).status == 200 ? true : nil
         }
 
         // Inputs, and what the translator makes of them.
@@ -80,28 +81,28 @@ struct MetricsIntegrationTests {
         let expectedTotal = expectedProduced.values.reduce(0, +)
         #expect(expectedProduced.count == 5 && expectedDeadLetters.count >= 3 && !expectedWarnings.isEmpty, "inputs cover every label")
 
-        let samples = try await OperationsTestSupport.eventually("every record to be counted") { () -> [String: Double]? in
-            let response = try await OperationsTestSupport.get("/metrics", port: bound)
-            let samples = OperationsTestSupport.samples(response.body)
-            let done = OperationsTestSupport.value(samples, MetricName.recordsConsumed) == Double(count)
-                && OperationsTestSupport.value(samples, MetricName.recordsProduced) == Double(expectedTotal)
+        let samples = try await HTTPTestSupport.eventually("every record to be counted") { () -> [String: Double]? in
+            let response = try await HTTPTestSupport.get("/metrics", port: bound)
+            let samples = HTTPTestSupport.samples(response.body)
+            let done = HTTPTestSupport.value(samples, MetricName.recordsConsumed) == Double(count)
+                && HTTPTestSupport.value(samples, MetricName.recordsProduced) == Double(expectedTotal)
             return done ? samples : nil
         }
         for (format, expected) in expectedProduced {
-            #expect(OperationsTestSupport.value(samples, MetricName.recordsProduced, ["format": format]) == Double(expected), "format \(format)")
+            #expect(HTTPTestSupport.value(samples, MetricName.recordsProduced, ["format": format]) == Double(expected), "format \(format)")
         }
         for (key, expected) in expectedDeadLetters {
             let parts = key.split(separator: "|").map(String.init)
-            #expect(OperationsTestSupport.value(samples, MetricName.deadLetters, ["stage": parts[0], "code": parts[1]]) == Double(expected), "dead letters \(key)")
+            #expect(HTTPTestSupport.value(samples, MetricName.deadLetters, ["stage": parts[0], "code": parts[1]]) == Double(expected), "dead letters \(key)")
         }
-        #expect(OperationsTestSupport.value(samples, MetricName.deadLetters) == Double(expectedDeadLetters.values.reduce(0, +)))
+        #expect(HTTPTestSupport.value(samples, MetricName.deadLetters) == Double(expectedDeadLetters.values.reduce(0, +)))
         for (code, expected) in expectedWarnings {
-            #expect(OperationsTestSupport.value(samples, MetricName.warnings, ["code": code]) == Double(expected), "warnings \(code)")
+            #expect(HTTPTestSupport.value(samples, MetricName.warnings, ["code": code]) == Double(expected), "warnings \(code)")
         }
-        #expect(OperationsTestSupport.value(samples, MetricName.translationDuration + "_count") == Double(count))
-        #expect(OperationsTestSupport.value(samples, MetricName.endToEndLatency + "_count") == Double(count))
-        _ = try await OperationsTestSupport.eventually("consumer lag from statistics") { () -> Bool? in
-            let body = try await OperationsTestSupport.get("/metrics", port: bound).body
+        #expect(HTTPTestSupport.value(samples, MetricName.translationDuration + "_count") == Double(count))
+        #expect(HTTPTestSupport.value(samples, MetricName.endToEndLatency + "_count") == Double(count))
+        _ = try await HTTPTestSupport.eventually("consumer lag from statistics") { () -> Bool? in
+            let body = try await HTTPTestSupport.get("/metrics", port: bound).body
             return body.contains(MetricName.consumerLag + "{topic=\"push.unified\"") ? true : nil
         }
 

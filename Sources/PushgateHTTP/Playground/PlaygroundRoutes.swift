@@ -18,6 +18,8 @@ public struct PlaygroundRoutes: Sendable {
 
     /// The largest payload translated, in bytes (`--max-payload-bytes`); larger is a `too_large` dead letter.
     public let maxPayloadBytes: Int
+    /// The page and the examples.
+    public let resources: PlaygroundResources
     /// Room for the request's JSON around the payload, in bytes: escapes, the record and the options.
     public static let envelopeBytes = 64 * 1024
 
@@ -25,9 +27,12 @@ public struct PlaygroundRoutes: Sendable {
     public var maxRequestBytes: Int { maxPayloadBytes + Self.envelopeBytes }
 
     /// Creates the routes.
-    /// - Parameter maxPayloadBytes: the translator's payload limit. Default: 1 MiB, as `pushgate translate`.
-    public init(maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes) {
+    /// - Parameters:
+    ///   - maxPayloadBytes: the translator's payload limit. Default: 1 MiB, as `pushgate translate`.
+    ///   - resources: the page and the examples (``PlaygroundResources/load()``).
+    public init(maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes, resources: PlaygroundResources) {
         self.maxPayloadBytes = maxPayloadBytes
+        self.resources = resources
     }
 
     /// The answer to `method uri` with `body` (the query string is ignored).
@@ -37,10 +42,10 @@ public struct PlaygroundRoutes: Sendable {
         switch path {
         case "/", "/index.html":
             guard method == .GET || method == .HEAD else { return .text(.methodNotAllowed, "use GET\n") }
-            return Response(status: .ok, contentType: "text/html; charset=utf-8", body: PlaygroundPage.html)
+            return Response(status: .ok, contentType: "text/html; charset=utf-8", body: resources.page)
         case "/api/examples":
             guard method == .GET || method == .HEAD else { return .text(.methodNotAllowed, "use GET\n") }
-            return Response(status: .ok, contentType: "application/json", body: PlaygroundExamples.json)
+            return Response(status: .ok, contentType: "application/json", body: resources.examplesJSON)
         case "/api/translate":
             guard method == .POST else { return .text(.methodNotAllowed, "use POST with a JSON body\n") }
             return translate(body, nowMs: nowMs)

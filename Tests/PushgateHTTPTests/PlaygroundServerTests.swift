@@ -2,13 +2,13 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import Operations
+import PushgateHTTP
 import Testing
 
 @Suite("Playground server")
 struct PlaygroundServerTests {
     /// Sends `request` (a whole HTTP/1.1 request) to 127.0.0.1:`port` and reads until the server closes.
-    static func send(_ request: [UInt8], port: Int) async throws -> OperationsTestSupport.HTTPResponse {
+    static func send(_ request: [UInt8], port: Int) async throws -> HTTPTestSupport.HTTPResponse {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -27,7 +27,7 @@ struct PlaygroundServerTests {
         return .init(status: status, headers: head, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
-    static func post(_ body: [UInt8], port: Int) async throws -> OperationsTestSupport.HTTPResponse {
+    static func post(_ body: [UInt8], port: Int) async throws -> HTTPTestSupport.HTTPResponse {
         let head = "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         return try await send(Array(head.utf8) + body, port: port)
@@ -41,10 +41,10 @@ struct PlaygroundServerTests {
         var logger = Logger(label: "playground-test")
         logger.logLevel = .critical
         let server = PlaygroundServer(
-            port: 0, routes: PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes), logger: logger,
+            port: 0, routes: try PlaygroundRoutesTests.routes(maxPayloadBytes: maxPayloadBytes), logger: logger,
             onListening: { port.set($0) })
         let running = Task { try await server.run() }
-        let bound = try await OperationsTestSupport.eventually(seconds: 20, "the playground to listen") { port.value }
+        let bound = try await HTTPTestSupport.eventually(seconds: 20, "the playground to listen") { port.value }
         do {
             try await body(bound)
         } catch {
@@ -60,16 +60,16 @@ struct PlaygroundServerTests {
         try await Self.withServer { bound in
             port.set(bound)
             #expect(bound > 0)
-            let page = try await OperationsTestSupport.get("/", port: bound)
+            let page = try await HTTPTestSupport.get("/", port: bound)
             #expect(page.status == 200)
             #expect(page.body.contains("<title>pushgate playground</title>"))
             #expect(page.headers.lowercased().contains("connection: close"))
-            let examples = try await OperationsTestSupport.get("/api/examples", port: bound)
+            let examples = try await HTTPTestSupport.get("/api/examples", port: bound)
             #expect(examples.status == 200)
             #expect(examples.body.hasPrefix("[\""))
         }
         let stopped = try #require(port.value)
-        await #expect(throws: (any Error).self) { _ = try await OperationsTestSupport.get("/", port: stopped) }
+        await #expect(throws: (any Error).self) { _ = try await HTTPTestSupport.get("/", port: stopped) }
     }
 
     @Test func translateOverHTTPAnswersTheSameBytesAsTheRoutes() async throws {
@@ -77,7 +77,7 @@ struct PlaygroundServerTests {
             let body = PlaygroundRoutesTests.body(#"{"message":{"title":"T","body":"B"},"data":{"n":1.50}}"#)
             let response = try await Self.post(body, port: port)
             #expect(response.status == 200)
-            let direct = PlaygroundRoutes().translate(body, nowMs: 1)
+            let direct = try PlaygroundRoutesTests.routes().translate(body, nowMs: 1)
             #expect(response.body == String(decoding: direct.body, as: UTF8.self))
             #expect(response.body.contains(#""n":1.50"#))
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Operations
+import PushgateHTTP
 import PushModel
 import PushTranslation
 import Testing
@@ -7,7 +7,19 @@ import Testing
 @Suite("Playground API")
 struct PlaygroundRoutesTests {
     static let timestamp: Int64 = 1_700_000_000_000
-    static let examples: [String] = PlaygroundExamples.jsonLines.split(separator: "\n").map(String.init)
+    /// The repository's folder.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The example payloads, one per line of `examples/payloads.jsonl` (a link to the resource file).
+    static let examples: [String] = ((try? String(contentsOf: repository.appendingPathComponent("examples/payloads.jsonl"), encoding: .utf8)) ?? "")
+        .split(separator: "\n").map(String.init)
+    /// The page and examples of this build, read once.
+    static let resources = Result { () throws(PlaygroundResourceError) in try PlaygroundResources.load() }
+
+    /// Routes over this build's resources.
+    static func routes(maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes) throws -> PlaygroundRoutes {
+        PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: try resources.get())
+    }
 
     /// A request body for `payload` with the record options of `pushgate translate --record-*`.
     static func body(_ payload: String, extra: [String: Any] = [:], record: [String: Any] = [:]) -> [UInt8] {
@@ -32,7 +44,7 @@ struct PlaygroundRoutesTests {
 
     @Test(arguments: examples)
     func answerIsTheLinesOfTranslateAsOneArray(payload: String) throws {
-        let response = PlaygroundRoutes().respond(method: .POST, uri: "/api/translate", body: Self.body(payload), nowMs: 1)
+        let response = try Self.routes().respond(method: .POST, uri: "/api/translate", body: Self.body(payload), nowMs: 1)
         #expect(response.status == .ok)
         #expect(response.contentType == "application/json")
         #expect(response.body == Self.expected(Self.record(payload)))
@@ -48,7 +60,7 @@ struct PlaygroundRoutesTests {
 
     @Test func valueBytesAreTheTranslatorsOutputBytes() throws {
         let payload = #"{"message":{"title":"T","body":"B"},"data":{"total":19.90,"n":1e2}}"#
-        let response = PlaygroundRoutes().translate(Self.body(payload), nowMs: 1)
+        let response = try Self.routes().translate(Self.body(payload), nowMs: 1)
         let outputs = Translator().translate(Self.record(payload), readAtMs: Self.timestamp)
         let text = String(decoding: response.body, as: UTF8.self)
         #expect(outputs.count == 2)
@@ -63,7 +75,7 @@ struct PlaygroundRoutesTests {
         let body = Self.body(
             payload, extra: ["android_formats": ["android-expandable", "fcm"], "lenient": true],
             record: ["key": "user-7", "offset": 42, "headers": [["trace", "abc"], ["empty", NSNull()]]])
-        let response = PlaygroundRoutes().translate(body, nowMs: 1)
+        let response = try Self.routes().translate(body, nowMs: 1)
         let record = Self.record(
             payload, key: "user-7", headers: [RecordHeader(name: "trace", text: "abc"), RecordHeader(name: "empty", value: nil)],
             offset: 42)
@@ -92,14 +104,14 @@ struct PlaygroundRoutesTests {
         (#"{"payload":"{}","android_formats":[]}"#, "at least one"),
         (#"{"payload":"{}","lenient":"yes"}"#, "lenient must be true or false"),
     ])
-    func malformedRequestsAre400WithAMessage(body: String, message: String) {
-        let response = PlaygroundRoutes().respond(method: .POST, uri: "/api/translate", body: Array(body.utf8), nowMs: 1)
+    func malformedRequestsAre400WithAMessage(body: String, message: String) throws {
+        let response = try Self.routes().respond(method: .POST, uri: "/api/translate", body: Array(body.utf8), nowMs: 1)
         #expect(response.status == .badRequest)
         #expect(String(decoding: response.body, as: UTF8.self).contains(message))
     }
 
-    @Test func payloadOverTheLimitIsATooLargeDeadLetterAndTheRequestLimitAddsTheEnvelope() {
-        let routes = PlaygroundRoutes(maxPayloadBytes: 10)
+    @Test func payloadOverTheLimitIsATooLargeDeadLetterAndTheRequestLimitAddsTheEnvelope() throws {
+        let routes = try Self.routes(maxPayloadBytes: 10)
         #expect(routes.maxRequestBytes == 10 + PlaygroundRoutes.envelopeBytes)
         let text = String(decoding: routes.translate(Self.body(#"{"message":{"body":"long"}}"#), nowMs: 1).body, as: UTF8.self)
         #expect(text.contains(#"["__connect.errors.exception.class.name","too_large"]"#))
@@ -107,7 +119,7 @@ struct PlaygroundRoutesTests {
     }
 
     @Test func pageAndExamplesAreServedAndOtherPathsRefused() throws {
-        let routes = PlaygroundRoutes()
+        let routes = try Self.routes()
         let page = routes.respond(method: .GET, uri: "/", body: [], nowMs: 1)
         #expect(page.status == .ok)
         #expect(page.contentType.hasPrefix("text/html"))
@@ -121,10 +133,29 @@ struct PlaygroundRoutesTests {
         #expect(try JSONSerialization.jsonObject(with: Data(examples.body)) as? [String] == Self.examples)
     }
 
-    @Test func embeddedExamplesAreTheExamplesFile() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/payloads.jsonl")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(PlaygroundExamples.jsonLines + "\n" == text, "copy examples/payloads.jsonl into PlaygroundExamples.swift")
+    @Test func servedExamplesAreTheExamplesFile() throws {
+        let resources = try Self.resources.get()
+        #expect(!Self.examples.isEmpty)
+        #expect(resources.examples == Self.examples)
+    }
+
+    /// `playground.html` with every `{{FILE}}` replaced by that file, without its final newline.
+    @Test func thePageIsTheTemplateWithEveryPartInPlace() throws {
+        let folder = Self.repository.appendingPathComponent("Sources/PushgateHTTP/Resources/playground")
+        let page = String(decoding: try Self.resources.get().page, as: UTF8.self)
+        #expect(page.hasPrefix("<!doctype html>\n"))
+        #expect(page.hasSuffix("</script></body></html>"))
+        #expect(!page.contains("{{"))
+        let template = try String(contentsOf: folder.appendingPathComponent("playground.html"), encoding: .utf8)
+        let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
+        #expect(parts == ["playground.css", "pointer.js", "playground.js", "preview-apple.js", "preview-card.js", "preview-android.js"])
+        for part in parts {
+            var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
+            #expect(text.hasSuffix("\n"), "\(part) ends with a newline")
+            text.removeLast()
+            #expect(page.contains(text), "\(part) is in the page")
+        }
+        #expect(page.contains("<title>pushgate playground</title><style>*{box-sizing:border-box}"))
+        #expect(page.contains(".android .facts{color:#aab}</style></head><body>\n<header>"))
     }
 }

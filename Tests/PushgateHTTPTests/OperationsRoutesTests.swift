@@ -1,4 +1,4 @@
-import Operations
+import PushgateHTTP
 import Prometheus
 import PushWorker
 import Testing
