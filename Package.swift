@@ -4,7 +4,7 @@ import PackageDescription
 /// One set of Swift settings shared by every target. Tools version 6.1 means Swift 6 language mode
 /// (strict concurrency) everywhere.
 let swiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 let package = Package(
@@ -98,7 +98,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Kafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -69,11 +69,14 @@ final class ConsumerFlowControl: Sendable {
             return (newlyPaused, state.paused.isEmpty)
         }
         guard !newlyPaused.isEmpty else { return }
-        let list = RDKafkaTopicPartitionList.make(newlyPaused.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        let list = RDKafkaTopicPartitionList.make(
+            newlyPaused.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_pause_partitions(handle, list)
         if wasRunning {
-            logger.info("input paused: the pipeline has been full for \(pauseAfter) (outputs not acknowledged); still polling the group")
+            logger.info(
+                "input paused: the pipeline has been full for \(pauseAfter) (outputs not acknowledged); still polling the group"
+            )
         }
     }
 
@@ -87,7 +90,8 @@ final class ConsumerFlowControl: Sendable {
         let stillAssigned = assignment(handle).filter { paused.contains($0) }
         logger.info("input resumed")
         guard !stillAssigned.isEmpty else { return }
-        let list = RDKafkaTopicPartitionList.make(stillAssigned.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+        let list = RDKafkaTopicPartitionList.make(
+            stillAssigned.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
         defer { rd_kafka_topic_partition_list_destroy(list) }
         _ = rd_kafka_resume_partitions(handle, list)
     }

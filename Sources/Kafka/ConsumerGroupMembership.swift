@@ -47,21 +47,27 @@ final class ConsumerGroupMembership: Sendable {
             logger.info("partitions assigned: \(partitions.map(\.description).sorted().joined(separator: ", "))")
             listener?.partitionsAssigned(partitions, epoch: epoch)
             if cooperative {
-                if let error = rd_kafka_incremental_assign(handle, list) { logger.error("assign: \(KafkaError(consuming: error))") }
+                if let error = rd_kafka_incremental_assign(handle, list) {
+                    logger.error("assign: \(KafkaError(consuming: error))")
+                }
             } else {
                 let code = rd_kafka_assign(handle, list)
                 if code != RD_KAFKA_RESP_ERR_NO_ERROR { logger.error("assign: \(KafkaError(code))") }
             }
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(handle) != 0
-            logger.info("partitions \(lost ? "lost" : "revoked"): \(partitions.map(\.description).sorted().joined(separator: ", "))")
+            logger.info(
+                "partitions \(lost ? "lost" : "revoked"): \(partitions.map(\.description).sorted().joined(separator: ", "))"
+            )
             let offsets = listener?.partitionsRevoked(partitions, lost: lost) ?? []
             if !lost, !offsets.isEmpty { commitBeforeRevoke(offsets, handle: handle) }
             epochs.withLock { epochs in
                 for partition in partitions { epochs.byPartition[partition] = nil }
             }
             if cooperative {
-                if let error = rd_kafka_incremental_unassign(handle, list) { logger.error("unassign: \(KafkaError(consuming: error))") }
+                if let error = rd_kafka_incremental_unassign(handle, list) {
+                    logger.error("unassign: \(KafkaError(consuming: error))")
+                }
             } else {
                 _ = rd_kafka_assign(handle, nil)
             }

@@ -47,7 +47,8 @@ final class ConsumerMessageBuffer: Sendable {
     /// finished.
     func push(_ messages: [KafkaConsumerMessage]) {
         guard !messages.isEmpty else { return }
-        let handOver: (CheckedContinuation<[KafkaConsumerMessage], any Error>, [KafkaConsumerMessage])? = state.withLock {
+        let handOver: (CheckedContinuation<[KafkaConsumerMessage], any Error>, [KafkaConsumerMessage])? = state.withLock
+        {
             state in
             if state.finished { return nil }
             state.items.append(contentsOf: messages)
@@ -68,7 +69,8 @@ final class ConsumerMessageBuffer: Sendable {
     /// Ends the sequence: at once with `error`, or after nothing more (buffered records are dropped:
     /// they were never handed out, so they are not committed and will be read again).
     func finish(error: KafkaError? = nil) {
-        let ended: (waiting: CheckedContinuation<[KafkaConsumerMessage], any Error>?, first: Bool) = state.withLock { state in
+        let ended: (waiting: CheckedContinuation<[KafkaConsumerMessage], any Error>?, first: Bool) = state.withLock {
+            state in
             if state.finished { return (nil, false) }
             state.finished = true
             state.failure = error

@@ -31,7 +31,8 @@ extension EmbeddedBroker {
                 try expect(words, count: 3...4, usage: "error APIKEY CODE [COUNT]")
                 let apiKey = try apiKey(words[1])
                 guard let code = KafkaError.code(named: words[2]) else {
-                    throw ControlError("unknown error code \(words[2]) (librdkafka names, e.g. NOT_LEADER_FOR_PARTITION)")
+                    throw ControlError(
+                        "unknown error code \(words[2]) (librdkafka names, e.g. NOT_LEADER_FOR_PARTITION)")
                 }
                 let count = words.count == 4 ? try number(words[3], "COUNT", Int.self) : 1
                 guard (1...100_000).contains(count) else { throw ControlError("COUNT must be 1...100000") }
@@ -58,7 +59,8 @@ extension EmbeddedBroker {
         do {
             try body()
         } catch let error as KafkaError {
-            throw ControlError(error.code == KafkaError.client("").code ? error.message : "\(error.codeName): \(error.message)")
+            throw ControlError(
+                error.code == KafkaError.client("").code ? error.message : "\(error.codeName): \(error.message)")
         } catch {
             throw ControlError("\(error)")
         }
@@ -82,8 +84,12 @@ extension EmbeddedBroker {
         return key
     }
 
-    private func number<Number: FixedWidthInteger>(_ word: String, _ name: String, _: Number.Type) throws(ControlError) -> Number {
-        guard let value = Number(word), value >= 0 else { throw ControlError("\(name) must be a number >= 0, not \(word)") }
+    private func number<Number: FixedWidthInteger>(_ word: String, _ name: String, _: Number.Type) throws(ControlError)
+        -> Number
+    {
+        guard let value = Number(word), value >= 0 else {
+            throw ControlError("\(name) must be a number >= 0, not \(word)")
+        }
         return value
     }
 }

@@ -17,7 +17,8 @@ public final class EmbeddedBroker: Sendable {
 
     /// Starts a cluster of `brokerCount` brokers and creates `topics` with `partitions` partitions each.
     public init(
-        brokerCount: Int = 1, topics: [String] = [], partitions: Int = 8, logger: Logger = Logger(label: "pushgate.broker")
+        brokerCount: Int = 1, topics: [String] = [], partitions: Int = 8,
+        logger: Logger = Logger(label: "pushgate.broker")
     ) throws(KafkaError) {
         guard brokerCount >= 1 else { throw KafkaError.client("an embedded broker needs at least 1 broker") }
         // A producer handle that never produces hosts the cluster, as librdkafka's own tests do. Its

@@ -83,7 +83,9 @@ final class FetcherWakeUp: Sendable {
     /// queue had been near its limit since the last wake-up.
     func pollFoundNothing() {
         let mayHaveStopped = state.withLock { state in
-            guard state.wasNearFull, let queue = state.queue, rd_kafka_queue_length(queue.raw) == 0 else { return false }
+            guard state.wasNearFull, let queue = state.queue, rd_kafka_queue_length(queue.raw) == 0 else {
+                return false
+            }
             state.wasNearFull = false
             return true
         }
@@ -105,7 +107,9 @@ final class FetcherWakeUp: Sendable {
         var assigned: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         guard rd_kafka_assignment(handle, &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR, let assigned else { return [] }
         defer { rd_kafka_topic_partition_list_destroy(assigned) }
-        guard assigned.pointee.cnt > 0, rd_kafka_position(handle, assigned) == RD_KAFKA_RESP_ERR_NO_ERROR else { return [] }
+        guard assigned.pointee.cnt > 0, rd_kafka_position(handle, assigned) == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            return []
+        }
         let positions = RDKafkaTopicPartitionList.offsets(of: assigned)
         return positions.filter { (entry: KafkaTopicPartitionOffset) -> Bool in
             guard entry.offset >= 0 else { return false }

@@ -69,14 +69,16 @@ public enum KafkaCluster {
 extension RDKafkaClient {
     /// Asks the cluster for its metadata (brokers only), blocking up to `timeout`; returns the broker count.
     func brokerCount(timeout: Duration) throws(KafkaError) -> Int {
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
-            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000
+                + timeout.components.attoseconds / 1_000_000_000_000_000)
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let code = rd_kafka_metadata(handle, 0, nil, &metadata, milliseconds)
         guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
             let servers = bootstrapServers ?? "(none given)"
             throw KafkaError(
-                code, message: "cannot reach bootstrap servers \(servers) within \(Self.seconds(milliseconds)) s: "
+                code,
+                message: "cannot reach bootstrap servers \(servers) within \(Self.seconds(milliseconds)) s: "
                     + String(cString: rd_kafka_err2str(code)))
         }
         defer { rd_kafka_metadata_destroy(metadata) }

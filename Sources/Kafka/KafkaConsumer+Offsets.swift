@@ -18,7 +18,9 @@ extension KafkaConsumer {
                 var low: Int64 = 0
                 var high: Int64 = 0
                 let code = rd_kafka_query_watermark_offsets(client.handle, topic, partition, &low, &high, timeoutMs)
-                if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "watermarks of \(topic)[\(partition)]") }
+                if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    throw KafkaError(code, message: "watermarks of \(topic)[\(partition)]")
+                }
                 result[partition] = Watermarks(low: low, high: high)
             }
             return result
@@ -27,7 +29,9 @@ extension KafkaConsumer {
 
     /// For each partition of `topic`, the offset of the first record with a timestamp at or after
     /// `timestampMs`; `nil` for a partition with no such record.
-    public func offsets(topic: String, atOrAfter timestampMs: Int64, timeoutMs: Int32 = 10_000) async throws(KafkaError) -> [Int32: Int64?] {
+    public func offsets(topic: String, atOrAfter timestampMs: Int64, timeoutMs: Int32 = 10_000) async throws(KafkaError)
+        -> [Int32: Int64?]
+    {
         let client = self.rdClient
         return try await run { () throws(KafkaError) in
             let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
@@ -53,7 +57,9 @@ extension KafkaConsumer {
         return try await run { () throws(KafkaError) in
             let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
             let list = RDKafkaTopicPartitionList.make(
-                partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })
+                partitions.map {
+                    KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: Int64(RD_KAFKA_OFFSET_INVALID))
+                })
             defer { rd_kafka_topic_partition_list_destroy(list) }
             let code = rd_kafka_committed(client.handle, list, timeoutMs)
             if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "committed offsets of \(topic)") }
@@ -74,13 +80,17 @@ extension KafkaConsumer {
         defer { rd_kafka_topic_destroy(topicHandle) }
         var metadata: UnsafePointer<rd_kafka_metadata>?
         let code = rd_kafka_metadata(handle, 0, topicHandle, &metadata, timeoutMs)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else { throw KafkaError(code, message: "metadata of \(topic)") }
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
+            throw KafkaError(code, message: "metadata of \(topic)")
+        }
         defer { rd_kafka_metadata_destroy(metadata) }
         guard metadata.pointee.topic_cnt > 0, let topics = metadata.pointee.topics else {
             throw KafkaError.client("no metadata for topic \(topic)")
         }
         let entry = topics[0]
-        if entry.err != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(entry.err, message: "topic \(topic): \(String(cString: rd_kafka_err2str(entry.err)))") }
+        if entry.err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            throw KafkaError(entry.err, message: "topic \(topic): \(String(cString: rd_kafka_err2str(entry.err)))")
+        }
         guard let partitions = entry.partitions else { return [] }
         return (0..<Int(entry.partition_cnt)).map { partitions[$0].id }.sorted()
     }

@@ -55,7 +55,9 @@ public final class KafkaConsumer: Sendable {
         }
         if code != RD_KAFKA_RESP_ERR_NO_ERROR {
             client.destroy()
-            throw KafkaError(code, message: "cannot subscribe to \(configuration.topics): \(String(cString: rd_kafka_err2str(code)))")
+            throw KafkaError(
+                code, message: "cannot subscribe to \(configuration.topics): \(String(cString: rd_kafka_err2str(code)))"
+            )
         }
         self.client = client
         self.buffer = buffer
@@ -63,7 +65,9 @@ public final class KafkaConsumer: Sendable {
         self.messages = KafkaConsumerMessages(buffer: buffer)
         let timeout = configuration.pollTimeoutMs
         let topics = TopicNameCache()
-        let maxPollInterval = configuration.librdkafkaProperties.last { $0.0 == "max.poll.interval.ms" }.flatMap { Int($0.1) }
+        let maxPollInterval = configuration.librdkafkaProperties.last { $0.0 == "max.poll.interval.ms" }.flatMap {
+            Int($0.1)
+        }
         let flow = ConsumerFlowControl(maxPollIntervalMs: maxPollInterval ?? 300_000, logger: logger)
         let wakeUp = FetcherWakeUp(handle: client.handle)
         self.fetcherWakeUp = wakeUp
@@ -82,7 +86,9 @@ public final class KafkaConsumer: Sendable {
     var rdClient: RDKafkaClient { client }
 
     /// Runs `body` on the poll thread (for blocking librdkafka calls) and returns its result.
-    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError) -> Result {
+    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError)
+        -> Result
+    {
         try await pollThread.run(body)
     }
 
@@ -137,7 +143,9 @@ public final class KafkaConsumer: Sendable {
         await pollThread.stop {
             wakeUp.close()
             let code = rd_kafka_consumer_close(client.handle)
-            if code != RD_KAFKA_RESP_ERR_NO_ERROR { client.callbacks.logger.warning("consumer close: \(KafkaError(code))") }
+            if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+                client.callbacks.logger.warning("consumer close: \(KafkaError(code))")
+            }
             buffer.finish()
             client.destroy()
         }
@@ -182,7 +190,8 @@ public final class KafkaConsumer: Sendable {
                 let topic = topics.name(of: message.pointee.rkt)
                 let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
                 bytes += message.pointee.len + message.pointee.key_len
-                batch.append(KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
+                batch.append(
+                    KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
             } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
                 continue
             } else if code == RD_KAFKA_RESP_ERR__FATAL {

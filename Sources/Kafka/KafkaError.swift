@@ -45,8 +45,10 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the broker refused the record itself as too large (`MSG_SIZE_TOO_LARGE`,
     /// `INVALID_MSG_SIZE`, `RECORD_LIST_TOO_LARGE`): sending it again cannot succeed.
     public var isRecordTooLarge: Bool {
-        [RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_INVALID_MSG_SIZE,
-         RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE].contains { $0.rawValue == code }
+        [
+            RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, RD_KAFKA_RESP_ERR_INVALID_MSG_SIZE,
+            RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE,
+        ].contains { $0.rawValue == code }
     }
 
     /// The description: fatal or not, the code's name and number, and the message.

@@ -77,7 +77,9 @@ public final class KafkaProducer: Sendable {
         if closed.load(ordering: .acquiring) { throw KafkaError.client("the producer is shut down") }
         let context = Unmanaged.passRetained(receiver as AnyObject)
         let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
-        let failure = RDKafkaProduceArguments.withArguments(record, topicHandle: topicHandle, opaque: context.toOpaque()) {
+        let failure = RDKafkaProduceArguments.withArguments(
+            record, topicHandle: topicHandle, opaque: context.toOpaque()
+        ) {
             values in
             rd_kafka_produceva(client.handle, values.baseAddress, values.count)
         }
@@ -89,7 +91,9 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)`` but returns `false`, having handed nothing over, when
     /// the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
-    public func produceIfRoom(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) throws(KafkaError) -> Bool {
+    public func produceIfRoom(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver)
+        throws(KafkaError) -> Bool
+    {
         do {
             try produce(record, to: receiver)
             return true
@@ -107,7 +111,8 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)``, but while the local queue is full (`_QUEUE_FULL`)
     /// waits for delivery reports to make room instead of failing: backpressure.
-    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) async throws {
+    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) async throws
+    {
         var pause = Duration.milliseconds(1)
         while try !produceIfRoom(record, to: receiver) {
             try await Task.sleep(for: pause)
@@ -131,13 +136,15 @@ public final class KafkaProducer: Sendable {
     /// - Throws: ``KafkaError`` (`_TIMED_OUT`) when records are still outstanding after `timeout`.
     public func flush(timeout: Duration = .seconds(30)) async throws(KafkaError) {
         let client = self.client
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let afterReports = self.afterReports
         try await pollThread.run { () throws(KafkaError) in
             let code = rd_kafka_flush(client.handle, milliseconds)
             afterReports?()
             if code != RD_KAFKA_RESP_ERR_NO_ERROR {
-                throw KafkaError(code, message: "\(rd_kafka_outq_len(client.handle)) records still unacknowledged after flush")
+                throw KafkaError(
+                    code, message: "\(rd_kafka_outq_len(client.handle)) records still unacknowledged after flush")
             }
         }
     }

@@ -15,7 +15,7 @@ public struct KafkaProducerConfiguration: Sendable {
     /// The properties pushgate sets before `properties`.
     /// Default: `max.in.flight.requests.per.connection=5` (the most idempotence allows while keeping order).
     public static let defaultProperties: [String: String] = [
-        "max.in.flight.requests.per.connection": "5",
+        "max.in.flight.requests.per.connection": "5"
     ]
 
     /// The properties that are always set, whatever `properties` says.

@@ -45,7 +45,9 @@ final class PollThread: Sendable {
     }
 
     /// Runs `body` on the thread and returns its result to the calling task.
-    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError) -> Result {
+    func run<Result: Sendable>(_ body: @escaping @Sendable () throws(KafkaError) -> Result) async throws(KafkaError)
+        -> Result
+    {
         let outcome: Swift.Result<Result, KafkaError> = await withCheckedContinuation { continuation in
             let accepted = enqueue {
                 do throws(KafkaError) {

@@ -7,9 +7,11 @@ import Synchronization
 /// Every stored property is immutable after init except `fatalError`, which is behind a mutex; the
 /// closures themselves are `@Sendable`.
 final class RDKafkaCallbacks: Sendable {
-    typealias RebalanceHandler = @Sendable (
-        _ handle: OpaquePointer, _ event: rd_kafka_resp_err_t, _ partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
-    ) -> Void
+    typealias RebalanceHandler =
+        @Sendable (
+            _ handle: OpaquePointer, _ event: rd_kafka_resp_err_t,
+            _ partitions: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+        ) -> Void
 
     let logger: Logger
     let statisticsHandler: (@Sendable (String) -> Void)?
@@ -53,13 +55,15 @@ final class RDKafkaCallbacks: Sendable {
             guard let callbacks = RDKafkaCallbacks.from(handle) else { return }
             let text = message.map { String(cString: $0) } ?? ""
             let source = facility.map { String(cString: $0) } ?? "rdkafka"
-            callbacks.logger.log(level: RDKafkaCallbacks.logLevel(syslog: level), "\(text)", metadata: ["facility": "\(source)"])
+            callbacks.logger.log(
+                level: RDKafkaCallbacks.logLevel(syslog: level), "\(text)", metadata: ["facility": "\(source)"])
         }
         rd_kafka_conf_set_error_cb(configuration) { handle, code, reason, _ in
             guard let callbacks = RDKafkaCallbacks.from(handle) else { return }
             let text = reason.map { String(cString: $0) } ?? ""
             if code == RD_KAFKA_RESP_ERR__FATAL.rawValue, let handle {
-                callbacks.reportFatal(RDKafkaClient.fatalError(of: handle) ?? KafkaError(code: code, message: text, isFatal: true))
+                callbacks.reportFatal(
+                    RDKafkaClient.fatalError(of: handle) ?? KafkaError(code: code, message: text, isFatal: true))
             } else {
                 callbacks.logger.warning("librdkafka: \(KafkaError.name(of: code)): \(text)")
                 callbacks.errorHandler?(KafkaError(code: code, message: text))

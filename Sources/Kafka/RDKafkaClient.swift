@@ -19,7 +19,8 @@ final class RDKafkaClient: Sendable {
     private let destroyed = Mutex(false)
 
     private init(
-        handle: OpaquePointer, callbacks: RDKafkaCallbacks, bootstrapServers: String?, opaque: Unmanaged<RDKafkaCallbacks>
+        handle: OpaquePointer, callbacks: RDKafkaCallbacks, bootstrapServers: String?,
+        opaque: Unmanaged<RDKafkaCallbacks>
     ) {
         self.pointer = RDKafkaPointer(handle)
         self.bootstrapServers = bootstrapServers

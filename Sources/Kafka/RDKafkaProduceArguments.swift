@@ -80,7 +80,9 @@ enum RDKafkaProduceArguments {
 
     /// Writes `entry` at `count` and counts it.
     @inline(__always)
-    private static func put(_ entry: rd_kafka_vu_t, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>, at count: inout Int) {
+    private static func put(
+        _ entry: rd_kafka_vu_t, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>, at count: inout Int
+    ) {
         storage.initializeElement(at: count, to: entry)
         count += 1
     }

@@ -7,7 +7,8 @@ enum RDKafkaTopicPartitionList {
         // librdkafka aborts on allocation failure, so the list is never NULL.
         let list = rd_kafka_topic_partition_list_new(Int32(clamping: max(offsets.count, 1)))!
         for entry in offsets {
-            let element = rd_kafka_topic_partition_list_add(list, entry.topicPartition.topic, entry.topicPartition.partition)
+            let element = rd_kafka_topic_partition_list_add(
+                list, entry.topicPartition.topic, entry.topicPartition.partition)
             element?.pointee.offset = entry.offset
         }
         return list
@@ -37,7 +38,9 @@ enum RDKafkaTopicPartitionList {
         for index in 0..<Int(list.pointee.cnt) where elements[index].err != RD_KAFKA_RESP_ERR_NO_ERROR {
             let element = elements[index]
             let topic = element.topic.map { String(cString: $0) } ?? ""
-            return KafkaError(element.err, message: "\(topic)[\(element.partition)]: \(String(cString: rd_kafka_err2str(element.err)))")
+            return KafkaError(
+                element.err,
+                message: "\(topic)[\(element.partition)]: \(String(cString: rd_kafka_err2str(element.err)))")
         }
         return nil
     }

@@ -1,6 +1,6 @@
-import Synchronization
 import Foundation
 import Logging
+import Synchronization
 
 /// A swift-log handler writing one line per event, as text or JSON (``LogFormat``), with every secret
 /// value replaced by `[redacted]` wherever it appears (message and metadata).

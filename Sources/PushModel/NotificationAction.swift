@@ -44,7 +44,9 @@ public struct NotificationAction: Sendable, Equatable {
     }
 
     /// The keys of the action shape; every other key of an action object is custom data.
-    public static let shapeKeys: [StaticString] = ["type", "name", "value", "destructive", "authentication", "foreground"]
+    public static let shapeKeys: [StaticString] = [
+        "type", "name", "value", "destructive", "authentication", "foreground",
+    ]
 }
 
 /// The buttons of a notification: 1 to 3 actions, stored inline (no heap allocation).
@@ -85,7 +87,9 @@ public struct ActionList: Sendable, Equatable, RandomAccessCollection {
             case 1: second
             default: third
             }
-        guard let action, position < count else { preconditionFailure("ActionList index \(position) out of range 0..<\(count)") }
+        guard let action, position < count else {
+            preconditionFailure("ActionList index \(position) out of range 0..<\(count)")
+        }
         return action
     }
 }

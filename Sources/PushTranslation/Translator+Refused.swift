@@ -14,7 +14,8 @@ extension Translator {
         let id = refused.headers.first { $0.name == "pushgate-id" }?.value.map { String(decoding: $0, as: UTF8.self) }
         let error = Diagnostic(
             .payloadTooLarge, at: "",
-            "the broker refused the \(format.rawValue) record of \(refused.value.count) bytes as too large (\(reason)); shorten the text or data, or raise the topic's max.message.bytes")
+            "the broker refused the \(format.rawValue) record of \(refused.value.count) bytes as too large (\(reason)); shorten the text or data, or raise the topic's max.message.bytes"
+        )
         return RecordBuilder(record: record, configuration: configuration)
             .deadLetter(stage: .emit, format: format, errors: [error], id: id)
     }

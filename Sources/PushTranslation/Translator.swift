@@ -72,7 +72,8 @@ public struct Translator: Sendable {
             if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {
                 let formatWarnings = emission.warnings.isEmpty ? validateWarnings : validateWarnings + emission.warnings
-                records.append(builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
+                records.append(
+                    builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
             } else {
                 let errors = emission.errors.sorted()
                 deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
@@ -84,7 +85,9 @@ public struct Translator: Sendable {
     }
 
     /// The emitter of each format: a switch, so that a new format cannot be left out.
-    private static func emit(_ format: OutputFormat, _ notification: PushNotification, _ document: JSONDocument) -> Emission {
+    private static func emit(_ format: OutputFormat, _ notification: PushNotification, _ document: JSONDocument)
+        -> Emission
+    {
         switch format {
         case .apns: APNsEmitter().emit(notification, document: document)
         case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document)

@@ -30,9 +30,10 @@ public struct EmbeddedBrokerService: Service {
         let broker = self.broker
         if let controlLines {
             for await line in controlLines.cancelOnGracefulShutdown() {
-                let reply = (try? await DedicatedThread.run(name: "embedded-broker-control") {
-                    broker.perform(controlCommand: line)
-                }) ?? "error: the command could not be run"
+                let reply =
+                    (try? await DedicatedThread.run(name: "embedded-broker-control") {
+                        broker.perform(controlCommand: line)
+                    }) ?? "error: the command could not be run"
                 answer(reply)
             }
         }

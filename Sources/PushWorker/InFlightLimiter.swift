@@ -42,7 +42,10 @@ final class InFlightLimiter: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Answer { case failed(any Error), cancelled, granted, waiting }
+                enum Answer {
+                    case failed(any Error)
+                    case cancelled, granted, waiting
+                }
                 let answer: Answer = state.withLock { state in
                     if let failure = state.failure { return .failed(failure) }
                     if Task.isCancelled { return .cancelled }

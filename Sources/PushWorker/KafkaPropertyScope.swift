@@ -25,7 +25,7 @@ public enum KafkaPropertyScope {
         "group.protocol.type", "heartbeat.interval.ms", "isolation.level", "max.partition.fetch.bytes",
         "max.poll.interval.ms", "offset.store.method", "offset.store.path", "offset.store.sync.interval.ms",
         "offset_commit_cb", "partition.assignment.strategy", "queued.max.messages.kbytes",
-        "queued.min.messages", "rebalance_cb", "session.timeout.ms"
+        "queued.min.messages", "rebalance_cb", "session.timeout.ms",
     ]
 
     /// Properties librdkafka 2.0.2 applies to producers only (`P`), aliases included.
@@ -36,7 +36,7 @@ public enum KafkaPropertyScope {
         "message.timeout.ms", "msg_order_cmp", "partitioner", "partitioner_cb", "produce.offset.report",
         "queue.buffering.backpressure.threshold", "queue.buffering.max.kbytes", "queue.buffering.max.messages",
         "queue.buffering.max.ms", "queuing.strategy", "request.required.acks", "request.timeout.ms", "retries",
-        "retry.backoff.ms", "sticky.partitioning.linger.ms", "transaction.timeout.ms", "transactional.id"
+        "retry.backoff.ms", "sticky.partitioning.linger.ms", "transaction.timeout.ms", "transactional.id",
     ]
 
     /// The properties of `properties` (as given with `-X`, prefixed or not) that `role` takes, unprefixed.

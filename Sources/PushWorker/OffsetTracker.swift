@@ -125,7 +125,9 @@ final class OffsetTracker: Sendable {
     /// ``begin(_:outputs:)`` gives it.
     func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
         messages.withUnsafeBufferPointer { messages in
-            state.withLock { state in messages.indices.map { Self.begin(messages[$0], outputs: outputs($0), in: &state) } }
+            state.withLock { state in
+                messages.indices.map { Self.begin(messages[$0], outputs: outputs($0), in: &state) }
+            }
         }
     }
 
@@ -218,7 +220,8 @@ final class OffsetTracker: Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             if drained || remaining <= .zero { break }
-            let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+            let nanoseconds =
+                remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
             _ = progress.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
         }
         let result: [KafkaTopicPartitionOffset] = state.withLock { state in

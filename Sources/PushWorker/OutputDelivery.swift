@@ -41,7 +41,8 @@ final class InputDelivery: KafkaDeliveryReceiver {
     private let abandoned = Atomic<Bool>(false)
 
     /// The delivery of `outputs` (all handed over with this receiver) of `input`.
-    init(input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext) {
+    init(input: InputRecord, ticket: OffsetTracker.Ticket, outputs: Int, tally: ProducedTally, context: DeliveryContext)
+    {
         self.input = input
         self.ticket = ticket
         self.context = context
@@ -183,7 +184,9 @@ extension OutputRecord: KafkaProducible {
     /// Calls `body` with each header's name and value bytes, in order.
     public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
         headers.withUnsafeBufferPointer { headers in
-            for index in headers.indices { KafkaHeaderBytes.with(name: headers[index].name, value: headers[index].value, body) }
+            for index in headers.indices {
+                KafkaHeaderBytes.with(name: headers[index].name, value: headers[index].value, body)
+            }
         }
     }
 
@@ -194,7 +197,9 @@ extension OutputRecord: KafkaProducible {
         let record = delivery.record()
         let headers = record.headers.map { RecordHeader(name: $0.name, bytes: $0.value) }
         let isDeadLetter = headers.contains { $0.name == "pushgate-errors" }
-        let formatName = headers.first { $0.name == "pushgate-format" }?.value.map { String(decoding: $0, as: UTF8.self) }
+        let formatName = headers.first { $0.name == "pushgate-format" }?.value.map {
+            String(decoding: $0, as: UTF8.self)
+        }
         let format = formatName.flatMap(OutputFormat.init(rawValue:))
         if !isDeadLetter && format == nil { return nil }
         self.init(

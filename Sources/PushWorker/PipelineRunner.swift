@@ -36,7 +36,8 @@ struct PipelineRunner {
         if let failure {
             logger.error("stopping after a failure: \(failure)")
         } else if !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
-            logger.warning("\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
+            logger.warning(
+                "\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
         }
         await committer.commitFinally()
         await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))

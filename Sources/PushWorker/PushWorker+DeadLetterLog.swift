@@ -30,7 +30,8 @@ extension PushWorker {
     /// The first paths of a dead letter's errors for a log line: at most 20, each at most 200 bytes.
     private static func listedPaths(_ errors: [Diagnostic]) -> String {
         var listed = errors.prefix(20).map { path in
-            path.path.utf8.count <= 200 ? path.path : String(decoding: path.path.utf8.prefix(200), as: UTF8.self) + "..."
+            path.path.utf8.count <= 200
+                ? path.path : String(decoding: path.path.utf8.prefix(200), as: UTF8.self) + "..."
         }
         if errors.count > 20 { listed.append("(+\(errors.count - 20) more)") }
         return listed.joined(separator: ",")

@@ -90,7 +90,9 @@ public struct PushWorker: Service {
             await producer.shutdown(flushTimeout: .zero)
             throw error
         }
-        logger.info("consuming \(configuration.inputTopic) as group \(configuration.groupId) from \(configuration.bootstrapServers)")
+        logger.info(
+            "consuming \(configuration.inputTopic) as group \(configuration.groupId) from \(configuration.bootstrapServers)"
+        )
 
         let translator = Translator(configuration: configuration.translator)
         let deliveries = DeliveryContext(ledger: ledger, producer: producer, translator: translator, logger: logger)
@@ -98,7 +100,10 @@ public struct PushWorker: Service {
             consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
             logger: logger)
         let failure = await runner.run([
-            { try await consume(consumer, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter) },
+            {
+                try await consume(
+                    consumer, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
+            },
             { try await monitor(producer, limiter: limiter) },
         ])
         if let failure {
@@ -125,7 +130,8 @@ public struct PushWorker: Service {
                         for await work in lane.stream {
                             try Task.checkCancellation()
                             try await process(
-                                work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
+                                work, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter
+                            )
                         }
                     } catch {
                         // Stops the reading stage at its next batch, the other lanes at their next record.
@@ -147,7 +153,8 @@ public struct PushWorker: Service {
                 for (lane, indices) in LaneWork.deal(batch, into: lanes.count).enumerated() where !indices.isEmpty {
                     lanes[lane].continuation.yield(
                         LaneWork(
-                            batch: batch, indices: indices, tickets: tickets, generation: generation, readAtMs: readAtMs))
+                            batch: batch, indices: indices, tickets: tickets, generation: generation, readAtMs: readAtMs
+                        ))
                 }
             }
             for lane in lanes { lane.continuation.finish() }
@@ -184,7 +191,8 @@ public struct PushWorker: Service {
             let translation = translator.translation(of: input, readAtMs: work.readAtMs)
             metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
             report(translation)
-            try await produce(input, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
+            try await produce(
+                input, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
         }
     }
 

@@ -63,12 +63,15 @@ public enum ReplayFileReader {
         } else if let text = object["value"] as? String {
             value = Array(text.utf8)
         } else {
-            value = (try? JSONSerialization.data(withJSONObject: object["value"] ?? NSNull(), options: [.fragmentsAllowed])).map(Array.init) ?? []
+            value =
+                (try? JSONSerialization.data(withJSONObject: object["value"] ?? NSNull(), options: [.fragmentsAllowed]))
+                .map(Array.init) ?? []
         }
         let headers = headerPairs.compactMap { pair -> KafkaHeader? in
             guard let name = pair.first as? String else { return nil }
             return KafkaHeader(name: name, value: (pair.count > 1 ? pair[1] as? String : nil).map { Array($0.utf8) })
         }
-        return .record(ReplayRecord(key: (object["key"] as? String).map { Array($0.utf8) }, value: value, headers: headers))
+        return .record(
+            ReplayRecord(key: (object["key"] as? String).map { Array($0.utf8) }, value: value, headers: headers))
     }
 }

@@ -28,8 +28,11 @@ public final class Replayer: Sendable {
     private let state: Mutex<ReplayProgress>
 
     /// Creates a replayer writing to `targetTopic`; `total` is the source size when known.
-    public init(producer: KafkaProducerConfiguration, targetTopic: String, filter: ReplayFilter, total: Int?, logger: Logger) throws {
-        self.producer = try KafkaProducer(configuration: producer, logger: logger, fatalErrorHandler: { [limiter] in limiter.fail($0) })
+    public init(
+        producer: KafkaProducerConfiguration, targetTopic: String, filter: ReplayFilter, total: Int?, logger: Logger
+    ) throws {
+        self.producer = try KafkaProducer(
+            configuration: producer, logger: logger, fatalErrorHandler: { [limiter] in limiter.fail($0) })
         self.targetTopic = targetTopic
         self.filter = filter
         self.state = Mutex(ReplayProgress(total: total))
@@ -42,7 +45,12 @@ public final class Replayer: Sendable {
     public func setTotal(_ total: Int?) { state.withLock { $0.total = total } }
 
     /// Counts records skipped before they reach the replayer (e.g. translate output lines).
-    public func countSkipped(_ count: Int) { state.withLock { $0.skipped += count; $0.read += count } }
+    public func countSkipped(_ count: Int) {
+        state.withLock {
+            $0.skipped += count
+            $0.read += count
+        }
+    }
 
     /// Writes `record` if the filter accepts it; waits while 1000 records are unacknowledged.
     public func replay(_ record: ReplayRecord) async throws {
@@ -53,7 +61,8 @@ public final class Replayer: Sendable {
         }
         try await limiter.acquire()
         let message = KafkaProducerMessage(
-            topic: targetTopic, key: record.key, value: record.value, headers: ReplayFilter.forwardedHeaders(record.headers))
+            topic: targetTopic, key: record.key, value: record.value,
+            headers: ReplayFilter.forwardedHeaders(record.headers))
         do {
             try await producer.produceWhenQueued(message) { [self] result in
                 switch result {

@@ -60,7 +60,8 @@ public struct TopicReplaySource: Sendable {
         }
         replayer.setTotal(ranges.values.reduce(0) { $0 + $1.count })
         guard !ranges.isEmpty else { return }
-        try await reader.assign(ranges.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.lowerBound) })
+        try await reader.assign(
+            ranges.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.lowerBound) })
         var pending = Set(ranges.keys)
         for try await message in reader.messages {
             guard let range = ranges[message.partition] else { continue }
@@ -76,7 +77,8 @@ public struct TopicReplaySource: Sendable {
             {
                 replayer.countSkipped(1)
             } else {
-                try await replayer.replay(ReplayRecord(key: message.key, value: message.value, headers: message.headers))
+                try await replayer.replay(
+                    ReplayRecord(key: message.key, value: message.value, headers: message.headers))
             }
             if pending.isEmpty { break }
         }

@@ -32,7 +32,8 @@ public final class WorkerMetrics: Sendable {
         consumed = Counter(label: MetricName.recordsConsumed, factory: factory)
         var produced: [String: Counter] = [:]
         for label in OutputFormat.allCases.map(\.rawValue) + [Self.deadLetterFormat] {
-            produced[label] = Counter(label: MetricName.recordsProduced, dimensions: [("format", label)], factory: factory)
+            produced[label] = Counter(
+                label: MetricName.recordsProduced, dimensions: [("format", label)], factory: factory)
         }
         self.produced = produced
         translationDuration = CoreMetrics.Timer(label: MetricName.translationDuration, factory: factory)
@@ -55,13 +56,17 @@ public final class WorkerMetrics: Sendable {
             var seen = Set<DiagnosticCode>()
             for error in report.errors where seen.insert(error.code).inserted {
                 let key = "\(report.stage.rawValue)|\(error.code.rawValue)"
-                counter(in: deadLetters, key: key, name: MetricName.deadLetters,
-                        dimensions: [("stage", report.stage.rawValue), ("code", error.code.rawValue)]).increment()
+                counter(
+                    in: deadLetters, key: key, name: MetricName.deadLetters,
+                    dimensions: [("stage", report.stage.rawValue), ("code", error.code.rawValue)]
+                ).increment()
             }
         }
         for warning in translation.warnings {
-            counter(in: warnings, key: warning.code, name: MetricName.warnings,
-                    dimensions: [("code", warning.code.rawValue)]).increment()
+            counter(
+                in: warnings, key: warning.code, name: MetricName.warnings,
+                dimensions: [("code", warning.code.rawValue)]
+            ).increment()
         }
     }
 
@@ -90,8 +95,10 @@ public final class WorkerMetrics: Sendable {
 
     /// One error reported by librdkafka.
     public func recordKafkaError(_ error: KafkaError) {
-        counter(in: kafkaErrors, key: error.codeName, name: MetricName.kafkaErrors,
-                dimensions: [("code", error.codeName)]).increment()
+        counter(
+            in: kafkaErrors, key: error.codeName, name: MetricName.kafkaErrors,
+            dimensions: [("code", error.codeName)]
+        ).increment()
     }
 
     /// Consumer lag (records) of one partition, from librdkafka's statistics.
@@ -99,7 +106,9 @@ public final class WorkerMetrics: Sendable {
         let gauge = consumerLag.withLock { gauges in
             let key = "\(topic)|\(partition)"
             if let gauge = gauges[key] { return gauge }
-            let gauge = Gauge(label: MetricName.consumerLag, dimensions: [("topic", topic), ("partition", String(partition))], factory: factory)
+            let gauge = Gauge(
+                label: MetricName.consumerLag, dimensions: [("topic", topic), ("partition", String(partition))],
+                factory: factory)
             gauges[key] = gauge
             return gauge
         }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Logging
 import Operations
-import PushgateHTTP
 import PushWorker
+import PushgateHTTP
 import ServiceLifecycle
 
 /// `pushgate playground`: a local web page to write a payload and see every record it gives, drawn as the
@@ -50,6 +50,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
 
     /// `--max-payload-bytes` checked by its ``Settings`` definition, or its default.
     private func payloadLimit() throws -> Int {
-        try validating { () throws(SettingError) in try SettingReader().value(Settings.maxPayloadBytes, flag: maxPayloadBytes) }
+        try validating { () throws(SettingError) in
+            try SettingReader().value(Settings.maxPayloadBytes, flag: maxPayloadBytes)
+        }
     }
 }

@@ -7,6 +7,8 @@ struct Pushgate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pushgate",
         abstract: "Translate unified push payloads into platform payloads, offline or as a Kafka stream worker.",
-        subcommands: [RunCommand.self, BrokerCommand.self, TranslateCommand.self, ReplayCommand.self, PlaygroundCommand.self]
+        subcommands: [
+            RunCommand.self, BrokerCommand.self, TranslateCommand.self, ReplayCommand.self, PlaygroundCommand.self,
+        ]
     )
 }

@@ -31,8 +31,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     /// The variables replay reads, below its flags.
     private static var environmentVariables: String {
-        [Settings.bootstrapServers.environmentVariable, Settings.inputTopic.environmentVariable,
-         Settings.kafkaProperties.environmentVariable].joined(separator: ", ")
+        [
+            Settings.bootstrapServers.environmentVariable, Settings.inputTopic.environmentVariable,
+            Settings.kafkaProperties.environmentVariable,
+        ].joined(separator: ", ")
     }
 
     @Option(name: Settings.bootstrapServers.optionName, help: "\(Settings.bootstrapServers.documentation.summary).")
@@ -71,7 +73,9 @@ struct ReplayCommand: AsyncParsableCommand {
     var kafkaProperties: [String] = []
 
     func validate() throws {
-        guard (fromTopic == nil) != (file == nil) else { throw ValidationError("give exactly one of --from-topic and --file") }
+        guard (fromTopic == nil) != (file == nil) else {
+            throw ValidationError("give exactly one of --from-topic and --file")
+        }
         if file != nil, fromOffset != nil || toOffset != nil || since != nil || until != nil {
             throw ValidationError("--from-offset, --to-offset, --since and --until apply to --from-topic only")
         }
@@ -99,7 +103,9 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         do {
             if let file {
-                let contents = try await DedicatedThread.run(name: "replay-file") { try ReplayFileReader.read(path: file) }
+                let contents = try await DedicatedThread.run(name: "replay-file") {
+                    try ReplayFileReader.read(path: file)
+                }
                 replayer.setTotal(contents.records.count + contents.skippedOutputs)
                 replayer.countSkipped(contents.skippedOutputs)
                 for record in contents.records { try await replayer.replay(record) }
@@ -136,16 +142,19 @@ struct ReplayCommand: AsyncParsableCommand {
             try reader.value(Settings.bootstrapServers, flag: bootstrapServers)
         }
         guard let bootstrap else {
-            throw ValidationError("\(Settings.bootstrapServers.flag) (or \(Settings.bootstrapServers.environmentVariable)) is required")
+            throw ValidationError(
+                "\(Settings.bootstrapServers.flag) (or \(Settings.bootstrapServers.environmentVariable)) is required")
         }
-        let target = try validating { () throws(SettingError) in try reader.value(Settings.inputTopic, flag: inputTopic) }
+        let target = try validating { () throws(SettingError) in try reader.value(Settings.inputTopic, flag: inputTopic)
+        }
         return (bootstrap, target, properties)
     }
 
     private static func show(_ progress: ReplayProgress, since start: ContinuousClock.Instant, final: Bool) {
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        StandardStreams.writeError("\r\u{1B}[K" + Replayer.describe(progress, elapsedSeconds: seconds) + (final ? "\n" : ""))
+        StandardStreams.writeError(
+            "\r\u{1B}[K" + Replayer.describe(progress, elapsedSeconds: seconds) + (final ? "\n" : ""))
     }
 
     /// Parses a time option: milliseconds since the epoch, or ISO 8601.
@@ -153,7 +162,9 @@ struct ReplayCommand: AsyncParsableCommand {
         guard let text else { return nil }
         if let milliseconds = Int64(text) { return milliseconds }
         let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate]] {
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
+        ] {
             formatter.formatOptions = options
             if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1000) }
         }

@@ -1,11 +1,11 @@
 import ArgumentParser
-import Operations
-import PushgateHTTP
 import Kafka
 import Logging
+import Operations
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateHTTP
 import ServiceLifecycle
 
 /// `pushgate run`: the Kafka stream worker.
@@ -53,16 +53,20 @@ struct RunCommand: AsyncParsableCommand {
         var logger = Logger(label: "pushgate")
         logger.logLevel = settings.logLevel
         var worker = settings.worker
-        logger.info("starting", metadata: [
-            "group": "\(worker.groupId)", "input-topic": "\(worker.inputTopic)",
-            "bootstrap-servers": "\(worker.bootstrapServers.isEmpty ? "(embedded broker)" : worker.bootstrapServers)",
-            "kafka-properties": "\(KafkaSecrets.describe(worker.kafkaProperties))",
-            "metrics-port": "\(worker.metricsPort.map(String.init) ?? "none")",
-            "allocator": "\(Allocator.description)",
-        ])
+        logger.info(
+            "starting",
+            metadata: [
+                "group": "\(worker.groupId)", "input-topic": "\(worker.inputTopic)",
+                "bootstrap-servers":
+                    "\(worker.bootstrapServers.isEmpty ? "(embedded broker)" : worker.bootstrapServers)",
+                "kafka-properties": "\(KafkaSecrets.describe(worker.kafkaProperties))",
+                "metrics-port": "\(worker.metricsPort.map(String.init) ?? "none")",
+                "allocator": "\(Allocator.description)",
+            ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
-            let topics = [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
+            let topics =
+                [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
                 + [worker.translator.deadLetterTopic]
             let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
                 try EmbeddedBroker(topics: topics, partitions: settings.partitions, logger: logger)
@@ -73,20 +77,26 @@ struct RunCommand: AsyncParsableCommand {
             adaptToMockCluster(&worker, logger: logger)
             services.append(.init(service: EmbeddedBrokerService(broker: broker)))
         } else {
-            let cluster = try await describeCluster(worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
+            let cluster = try await describeCluster(
+                worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
             if cluster.isLibrdkafkaMock { adaptToMockCluster(&worker, logger: logger) }
         }
         let health = WorkerHealth()
         let metrics = PrometheusMetrics()
         if let port = worker.metricsPort {
-            services.append(.init(service: OperationsServer(
-                port: port, routes: OperationsRoutes(registry: metrics.registry, health: health), logger: logger)))
+            services.append(
+                .init(
+                    service: OperationsServer(
+                        port: port, routes: OperationsRoutes(registry: metrics.registry, health: health), logger: logger
+                    )))
         }
-        services.append(.init(
-            service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
-            successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup))
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        services.append(
+            .init(
+                service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
+                successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         logger.info("stopped")
     }

@@ -69,7 +69,9 @@ struct TranslateCommand: ParsableCommand {
         let payloads = lines ? Self.splitLines(input) : [input]
         // Line N has offset --record-offset + N: the last one must still be a Kafka offset (no wrap to negative).
         guard payloads.count <= 1 || recordOffset <= Int64.max - Int64(payloads.count - 1) else {
-            throw ValidationError("--record-offset \(recordOffset): line \(payloads.count - 1) would be past the largest Kafka offset \(Int64.max)")
+            throw ValidationError(
+                "--record-offset \(recordOffset): line \(payloads.count - 1) would be past the largest Kafka offset \(Int64.max)"
+            )
         }
         var output: [UInt8] = []
         var wroteDeadLetter = false

@@ -18,8 +18,10 @@ struct EmbeddedBrokerControlTests {
     @Test func badCommandsAnswerAnError() throws {
         let broker = try EmbeddedBroker(brokerCount: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        for line in ["down 3", "down x", "rtt 1", "error Nope NOT_LEADER_FOR_PARTITION", "error Produce NO_SUCH_ERROR",
-                     "error Produce NOT_LEADER_FOR_PARTITION -1", "launch", "topic t x"] {
+        for line in [
+            "down 3", "down x", "rtt 1", "error Nope NOT_LEADER_FOR_PARTITION", "error Produce NO_SUCH_ERROR",
+            "error Produce NOT_LEADER_FOR_PARTITION -1", "launch", "topic t x",
+        ] {
             #expect(broker.perform(controlCommand: line).hasPrefix("error: "), "\(line)")
         }
         broker.shutdown()

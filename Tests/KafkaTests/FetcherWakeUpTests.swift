@@ -1,5 +1,6 @@
-@testable import Kafka
 import Testing
+
+@testable import Kafka
 
 /// librdkafka 2.0.2 stops fetching on a full queue and looks again only when its broker thread wakes
 /// up; the consumer wakes it once the application has drained the queue (``FetcherWakeUp``), by
@@ -40,7 +41,8 @@ struct FetcherWakeUpTests {
             for message in batch {
                 let index = Int(String(decoding: message.value.prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)) ?? -1
                 if index != next[message.partition] {
-                    outOfOrder.append("partition \(message.partition): \(index) after \((next[message.partition] ?? 0) - 1)")
+                    outOfOrder.append(
+                        "partition \(message.partition): \(index) after \((next[message.partition] ?? 0) - 1)")
                 }
                 next[message.partition] = index + 1
                 read += 1

@@ -23,14 +23,17 @@ struct KafkaBackpressureTests {
                     KafkaHeader(name: "empty", value: []),
                 ]
                 try producer.produce(
-                    KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index)], headers: headers)) { _ in }
+                    KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index)], headers: headers)
+                ) { _ in }
             }
         } catch {
             sawQueueFull = error.isQueueFull
         }
         #expect(sawQueueFull, "a 5-message queue must refuse 50 records handed over at once")
         for index in 0..<200 {
-            try await producer.produceWhenQueued(KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index % 256)])) {
+            try await producer.produceWhenQueued(
+                KafkaProducerMessage(topic: "small.queue", key: nil, value: [UInt8(index % 256)])
+            ) {
                 if case .success = $0 { delivered.withLock { $0 += 1 } }
             }
         }

@@ -12,7 +12,8 @@ struct KafkaBatchTests {
             logger: KafkaTestSupport.logger)
         for index in 0..<300 {
             try await producer.produceWhenQueued(
-                KafkaProducerMessage(topic: "batched", key: nil, value: Array("\(index)".utf8))) { _ in }
+                KafkaProducerMessage(topic: "batched", key: nil, value: Array("\(index)".utf8))
+            ) { _ in }
         }
         try await producer.flush(timeout: .seconds(20))
         await producer.shutdown()

@@ -5,7 +5,8 @@ import Testing
 @Suite("Describing a cluster")
 struct KafkaClusterTests {
     @Test func theEmbeddedBrokerIsLibrdkafkasMockCluster() async throws {
-        let broker = try EmbeddedBroker(brokerCount: 2, topics: ["described"], partitions: 1, logger: KafkaTestSupport.logger)
+        let broker = try EmbeddedBroker(
+            brokerCount: 2, topics: ["described"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
         let cluster = try await KafkaCluster.describe(
             bootstrapServers: broker.bootstrapServers, timeout: .seconds(10), logger: KafkaTestSupport.logger)

@@ -44,7 +44,8 @@ struct KafkaCommitTests {
             bootstrapServers: broker.bootstrapServers, groupId: "revoke", topics: ["revoke"],
             properties: KafkaTestSupport.quickGroup)
         let listener = FixedRevokeListener(offset: 2)
-        let first = try KafkaConsumer(configuration: configuration, logger: KafkaTestSupport.logger, rebalanceListener: listener)
+        let first = try KafkaConsumer(
+            configuration: configuration, logger: KafkaTestSupport.logger, rebalanceListener: listener)
         let read = try await KafkaTestSupport.read(5, from: first)
         #expect(read.allSatisfy { $0.assignmentEpoch == 1 })
         await first.close()  // revokes: commits offset 2

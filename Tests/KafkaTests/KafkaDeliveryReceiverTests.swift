@@ -65,7 +65,8 @@ struct KafkaDeliveryReceiverTests {
         try? await producer.flush(timeout: .seconds(20))
         await producer.shutdown()
         let copy = try #require(copies.withLock { $0.first })
-        #expect(copy.topic == "refused" && copy.key == record.key && copy.value == secret && copy.headers == record.headers)
+        #expect(
+            copy.topic == "refused" && copy.key == record.key && copy.value == secret && copy.headers == record.headers)
         let error = try #require(errors.withLock { $0.first })
         #expect(error.isRecordTooLarge)
         #expect(!error.description.contains("notification text"), "the error never carries the record")

@@ -87,7 +87,8 @@ struct KafkaRoundTripTests {
     @Test func invalidPropertyIsReportedNotFatal() {
         #expect(throws: KafkaError.self) {
             try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:1", properties: ["no.such.property": "1"]),
+                configuration: KafkaProducerConfiguration(
+                    bootstrapServers: "127.0.0.1:1", properties: ["no.such.property": "1"]),
                 logger: KafkaTestSupport.logger)
         }
     }

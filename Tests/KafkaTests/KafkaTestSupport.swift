@@ -14,7 +14,9 @@ enum KafkaTestSupport {
     static let quickGroup = BrokerTesting.quickGroup
 
     /// Reads `count` records from `consumer`, or fails after `seconds`.
-    static func read(_ count: Int, from consumer: KafkaConsumer, seconds: Int = 30) async throws -> [KafkaConsumerMessage] {
+    static func read(_ count: Int, from consumer: KafkaConsumer, seconds: Int = 30) async throws
+        -> [KafkaConsumerMessage]
+    {
         try await withThrowingTaskGroup(of: [KafkaConsumerMessage].self) { group in
             group.addTask {
                 var result: [KafkaConsumerMessage] = []

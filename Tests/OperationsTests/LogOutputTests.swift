@@ -19,7 +19,9 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {
-                    let logger = Logger(label: "t\(task)") { PushgateLogHandler(label: $0, format: .text, output: output) }
+                    let logger = Logger(label: "t\(task)") {
+                        PushgateLogHandler(label: $0, format: .text, output: output)
+                    }
                     for line in 0..<200 { logger.info("line \(line)") }
                 }
             }

@@ -44,14 +44,17 @@ struct LoggingTests {
         let log = CapturedLog()
         let settings = ["sasl.password": Self.password, "sasl.username": "alice", "ssl.key.password": "kp-9"]
         let logger = Logger(label: "pushgate") {
-            PushgateLogHandler(label: $0, format: .json, secrets: KafkaSecrets.secretValues(of: settings), output: log.output)
+            PushgateLogHandler(
+                label: $0, format: .json, secrets: KafkaSecrets.secretValues(of: settings), output: log.output)
         }
         logger.error("login with \(Self.password) failed", metadata: ["config": "\(settings)"])
         logger.info("properties", metadata: ["kafka-properties": "\(KafkaSecrets.describe(settings))"])
         #expect(!log.lines.joined().contains(Self.password))
         #expect(!log.lines.joined().contains("kp-9"))
         #expect(log.lines.joined().contains("alice"))
-        #expect(KafkaSecrets.describe(settings) == "sasl.password=[redacted], sasl.username=alice, ssl.key.password=[redacted]")
+        #expect(
+            KafkaSecrets.describe(settings)
+                == "sasl.password=[redacted], sasl.username=alice, ssl.key.password=[redacted]")
     }
 
     @Test func saslPasswordNeverAppearsInLogsOfAFailedStartup() async throws {
@@ -61,7 +64,8 @@ struct LoggingTests {
             "sasl.password": Self.password,
         ]
         var logger = Logger(label: "pushgate") {
-            PushgateLogHandler(label: $0, format: .json, secrets: KafkaSecrets.secretValues(of: properties), output: log.output)
+            PushgateLogHandler(
+                label: $0, format: .json, secrets: KafkaSecrets.secretValues(of: properties), output: log.output)
         }
         logger.logLevel = .debug
         await #expect(throws: KafkaError.self) {
@@ -80,7 +84,8 @@ struct LoggingTests {
     @Test func anInvalidSecretPropertyIsReportedWithoutItsValue() {
         do {
             _ = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: "127.0.0.1:1", properties: ["sasl.password.typo": Self.password]),
+                configuration: KafkaProducerConfiguration(
+                    bootstrapServers: "127.0.0.1:1", properties: ["sasl.password.typo": Self.password]),
                 logger: Logger(label: "test"))
             Issue.record("an unknown property was accepted")
         } catch {
@@ -93,7 +98,8 @@ struct LoggingTests {
         do {
             var quiet = Logger(label: "test")
             quiet.logLevel = .critical
-            _ = try await KafkaCluster.checkReachable(bootstrapServers: "127.0.0.1:1", timeout: .seconds(1), logger: quiet)
+            _ = try await KafkaCluster.checkReachable(
+                bootstrapServers: "127.0.0.1:1", timeout: .seconds(1), logger: quiet)
             Issue.record("reached nothing")
         } catch {
             #expect(error.message.hasPrefix("cannot reach bootstrap servers 127.0.0.1:1 within 1 s"))

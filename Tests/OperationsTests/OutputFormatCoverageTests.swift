@@ -16,7 +16,8 @@ struct OutputFormatCoverageTests {
 
     /// SPEC section 1's record order is the declaration order, and `order` agrees with it.
     @Test func allCasesIsTheRecordOrderOfTheSpec() {
-        #expect(OutputFormat.allCases.map(\.rawValue) == ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"])
+        #expect(
+            OutputFormat.allCases.map(\.rawValue) == ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"])
         for (index, format) in OutputFormat.allCases.enumerated() { #expect(format.order == index, "\(format)") }
         #expect(Array(OutputFormatSet(OutputFormat.allCases.reversed())) == OutputFormat.allCases)
     }
@@ -30,9 +31,13 @@ struct OutputFormatCoverageTests {
     @Test(arguments: OutputFormat.allCases)
     func theFormatHasGoldenOutputs(_ format: OutputFormat) throws {
         let folder = Self.root.appendingPathComponent("Tests/PushTranslationTests/Golden")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".expected.jsonl") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".expected.jsonl")
+        }
         let marker = "\"format\":\"\(format.rawValue)\""
-        let goldens = try files.filter { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8).contains(marker) }
+        let goldens = try files.filter {
+            try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8).contains(marker)
+        }
         #expect(goldens.count >= 3, "\(format): \(goldens.count) golden cases")
     }
 
@@ -56,7 +61,9 @@ struct OutputFormatCoverageTests {
         let compose = try Self.text("deploy/docker-compose.yml")
         let configMap = try Self.text("deploy/kubernetes/configmap.yaml")
         let mapping = "\(format.rawValue)=\(format.defaultTopic)"
-        #expect(compose.contains(" \(format.defaultTopic) ") || compose.contains(" \(format.defaultTopic);"), "compose creates \(format.defaultTopic)")
+        #expect(
+            compose.contains(" \(format.defaultTopic) ") || compose.contains(" \(format.defaultTopic);"),
+            "compose creates \(format.defaultTopic)")
         #expect(compose.contains(mapping))
         #expect(configMap.contains(mapping))
     }

@@ -9,7 +9,8 @@ struct SettingsDefinitionTests {
     /// The settings of the command line `flags` (as `pushgate run` parses it), `environment` and `file`.
     func resolve(flags: [String] = [], environment: [String: String] = [:], file: String? = nil) throws -> RunSettings {
         let reader = SettingReader(
-            environment: EnvironmentSettings(environment), file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
+            environment: EnvironmentSettings(environment),
+            file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
         return try RunSettings.resolve(try RunOptions.parse(flags), reader)
     }
 
@@ -23,7 +24,8 @@ struct SettingsDefinitionTests {
         let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
         #expect(
             table == Settings.markdownTable,
-            "docs/configuration.md's settings table differs from Settings; paste Settings.markdownTable:\n\(Settings.markdownTable)")
+            "docs/configuration.md's settings table differs from Settings; paste Settings.markdownTable:\n\(Settings.markdownTable)"
+        )
     }
 
     @Test func everySettingIsDocumented() {
@@ -64,20 +66,30 @@ struct SettingsDefinitionTests {
 
     @Test func androidFormatsAreReadFromEverySourceWithRepeatsAllowed() throws {
         let both = OutputFormatSet([.fcm, .androidExpandable])
-        #expect(try resolve(flags: ["--android-formats", "fcm,android-expandable,fcm"]).worker.translator.androidFormats == both)
-        #expect(try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"]).worker.translator.androidFormats == OutputFormatSet([.fcm]))
+        #expect(
+            try resolve(flags: ["--android-formats", "fcm,android-expandable,fcm"]).worker.translator.androidFormats
+                == both)
+        #expect(
+            try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"]).worker.translator.androidFormats
+                == OutputFormatSet([.fcm]))
         #expect(try resolve(file: "android-formats: fcm,android-expandable\n").worker.translator.androidFormats == both)
-        #expect(try resolve(flags: ["--android-formats", "android-expandable"], environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"])
+        #expect(
+            try resolve(
+                flags: ["--android-formats", "android-expandable"], environment: ["PUSHGATE_ANDROID_FORMATS": "fcm"]
+            )
             .worker.translator.androidFormats == OutputFormatSet([.androidExpandable]))
     }
 
     /// SPEC 4: exact lower-case names, no spaces; any other name, or an empty list, names the accepted values.
     @Test func anythingButExactAndroidFormatNamesIsRefused() {
-        #expect(failure { try resolve(flags: ["--android-formats", "fcm,apns"]) }
-            == "--android-formats: 'fcm,apns' is not a comma-separated list of android-expandable, fcm (exact lower-case names, no spaces)")
+        #expect(
+            failure { try resolve(flags: ["--android-formats", "fcm,apns"]) }
+                == "--android-formats: 'fcm,apns' is not a comma-separated list of android-expandable, fcm (exact lower-case names, no spaces)"
+        )
         for value in ["FCM", "fcm, android-expandable", "fcm,", " , ", ",fcm"] {
-            #expect(failure { try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": value]) }
-                .hasPrefix("PUSHGATE_ANDROID_FORMATS: '"), "\(value)")
+            #expect(
+                failure { try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": value]) }
+                    .hasPrefix("PUSHGATE_ANDROID_FORMATS: '"), "\(value)")
         }
     }
 
@@ -89,8 +101,11 @@ struct SettingsDefinitionTests {
         let settings = try resolve(flags: ["-X", "sasl.password=a=b", "--topic", "apns=x"])
         #expect(settings.worker.kafkaProperties == ["sasl.password": "a=b"])
         #expect(settings.worker.translator.topic(for: .apns) == "x")
-        #expect(failure { try resolve(flags: ["--topic", "apns"]) } == "--topic expects NAME=VALUE entries, got 'apns'")
-        #expect(failure { try resolve(environment: ["PUSHGATE_X": "a=1;b"]) } == "PUSHGATE_X expects NAME=VALUE entries, got 'b'")
+        #expect(
+            failure { try resolve(flags: ["--topic", "apns"]) } == "--topic expects NAME=VALUE entries, got 'apns'")
+        #expect(
+            failure { try resolve(environment: ["PUSHGATE_X": "a=1;b"]) }
+                == "PUSHGATE_X expects NAME=VALUE entries, got 'b'")
     }
 
     private func failure(_ body: () throws -> RunSettings) -> String {

@@ -24,15 +24,19 @@ struct SettingsTests {
     /// The settings of the command line `flags` (as `pushgate run` parses it), `environment` and `file`.
     func resolve(flags: [String] = [], environment: [String: String] = [:], file: String? = nil) throws -> RunSettings {
         let reader = SettingReader(
-            environment: EnvironmentSettings(environment), file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
+            environment: EnvironmentSettings(environment),
+            file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
         return try RunSettings.resolve(try RunOptions.parse(flags), reader)
     }
 
     @Test func flagsWinOverEnvironmentWhichWinsOverTheFileWhichWinsOverDefaults() throws {
         let settings = try resolve(
             flags: ["--group-id", "from-flag", "-X", "linger.ms=9"],
-            environment: ["PUSHGATE_GROUP_ID": "from-env", "PUSHGATE_INPUT_TOPIC": "env.input", "PUSHGATE_TOPICS": "apns=env.apns",
-                          "PUSHGATE_X": "client.id=env-client"],
+            environment: [
+                "PUSHGATE_GROUP_ID": "from-env", "PUSHGATE_INPUT_TOPIC": "env.input",
+                "PUSHGATE_TOPICS": "apns=env.apns",
+                "PUSHGATE_X": "client.id=env-client",
+            ],
             file: Self.file)
         #expect(settings.worker.groupId == "from-flag")
         #expect(settings.worker.inputTopic == "env.input")
@@ -51,11 +55,15 @@ struct SettingsTests {
 
     @Test func typedFlagsWinOverTheirVariables() throws {
         let settings = try resolve(
-            flags: ["--max-in-flight", "12", "--metrics-port", "9100", "--log-level", "WARNING", "--log-format", "Json",
-                    "--no-lenient", "--partitions", "3", "--connect-timeout", "5", "--max-payload-bytes", "2048"],
-            environment: ["PUSHGATE_MAX_IN_FLIGHT": "13", "PUSHGATE_METRICS_PORT": "9200", "PUSHGATE_LOG_LEVEL": "debug",
-                          "PUSHGATE_LOG_FORMAT": "text", "PUSHGATE_LENIENT": "true", "PUSHGATE_PARTITIONS": "4",
-                          "PUSHGATE_CONNECT_TIMEOUT": "6", "PUSHGATE_MAX_PAYLOAD_BYTES": "4096"])
+            flags: [
+                "--max-in-flight", "12", "--metrics-port", "9100", "--log-level", "WARNING", "--log-format", "Json",
+                "--no-lenient", "--partitions", "3", "--connect-timeout", "5", "--max-payload-bytes", "2048",
+            ],
+            environment: [
+                "PUSHGATE_MAX_IN_FLIGHT": "13", "PUSHGATE_METRICS_PORT": "9200", "PUSHGATE_LOG_LEVEL": "debug",
+                "PUSHGATE_LOG_FORMAT": "text", "PUSHGATE_LENIENT": "true", "PUSHGATE_PARTITIONS": "4",
+                "PUSHGATE_CONNECT_TIMEOUT": "6", "PUSHGATE_MAX_PAYLOAD_BYTES": "4096",
+            ])
         #expect(settings.worker.maxInFlightRecords == 12)
         #expect(settings.worker.metricsPort == 9100)
         #expect(settings.logLevel == .warning)
@@ -68,7 +76,9 @@ struct SettingsTests {
 
     @Test func variablesApplyWhereNoFlagIsGiven() throws {
         let settings = try resolve(
-            environment: ["PUSHGATE_MAX_IN_FLIGHT": " 13 ", "PUSHGATE_LOG_LEVEL": "Debug", "PUSHGATE_BOOTSTRAP_SERVERS": "k:9092"])
+            environment: [
+                "PUSHGATE_MAX_IN_FLIGHT": " 13 ", "PUSHGATE_LOG_LEVEL": "Debug", "PUSHGATE_BOOTSTRAP_SERVERS": "k:9092",
+            ])
         #expect(settings.worker.maxInFlightRecords == 13)
         #expect(settings.logLevel == .debug)
         #expect(settings.worker.bootstrapServers == "k:9092")
@@ -101,15 +111,31 @@ struct SettingsTests {
     }
 
     @Test func badNumbersAndBooleansNameTheirSource() {
-        #expect(failure { try resolve(file: "max-in-flight: lots\n") } == "max-in-flight in pushgate.yaml must be an integer, not 'lots'")
-        #expect(failure { try resolve(environment: ["PUSHGATE_MAX_PAYLOAD_BYTES": "12k"]) } == "PUSHGATE_MAX_PAYLOAD_BYTES must be an integer, not '12k'")
-        #expect(failure { try resolve(flags: ["--max-in-flight", "0"]) } == "--max-in-flight must be at least 1 and at most 1000000, not 0")
-        #expect(failure { try resolve(environment: ["PUSHGATE_MAX_IN_FLIGHT": "0"]) } == "PUSHGATE_MAX_IN_FLIGHT must be at least 1 and at most 1000000, not 0")
-        #expect(failure { try resolve(flags: ["--metrics-port", "70000"]) } == "--metrics-port must be at least 1 and at most 65535, not 70000")
+        #expect(
+            failure { try resolve(file: "max-in-flight: lots\n") }
+                == "max-in-flight in pushgate.yaml must be an integer, not 'lots'")
+        #expect(
+            failure { try resolve(environment: ["PUSHGATE_MAX_PAYLOAD_BYTES": "12k"]) }
+                == "PUSHGATE_MAX_PAYLOAD_BYTES must be an integer, not '12k'")
+        #expect(
+            failure { try resolve(flags: ["--max-in-flight", "0"]) }
+                == "--max-in-flight must be at least 1 and at most 1000000, not 0")
+        #expect(
+            failure { try resolve(environment: ["PUSHGATE_MAX_IN_FLIGHT": "0"]) }
+                == "PUSHGATE_MAX_IN_FLIGHT must be at least 1 and at most 1000000, not 0")
+        #expect(
+            failure { try resolve(flags: ["--metrics-port", "70000"]) }
+                == "--metrics-port must be at least 1 and at most 65535, not 70000")
         #expect(failure { try resolve(flags: ["--group-id", ""]) } == "--group-id must not be empty")
-        #expect(failure { try resolve(environment: ["PUSHGATE_LENIENT": "maybe"]) } == "PUSHGATE_LENIENT must be true or false, not 'maybe'")
-        #expect(failure { try resolve(file: "lenient: sometimes\n") } == "lenient in pushgate.yaml must be true or false, not 'sometimes'")
-        #expect(failure { try resolve(file: "log-format: xml\n") } == "log-format in pushgate.yaml must be one of text, json, not 'xml'")
+        #expect(
+            failure { try resolve(environment: ["PUSHGATE_LENIENT": "maybe"]) }
+                == "PUSHGATE_LENIENT must be true or false, not 'maybe'")
+        #expect(
+            failure { try resolve(file: "lenient: sometimes\n") }
+                == "lenient in pushgate.yaml must be true or false, not 'sometimes'")
+        #expect(
+            failure { try resolve(file: "log-format: xml\n") }
+                == "log-format in pushgate.yaml must be one of text, json, not 'xml'")
         #expect(failure { try resolve(file: "topics:\n  pigeon: x\n") }.contains("unknown format 'pigeon'"))
         #expect(failure { try resolve(file: "topics: [a]\n") }.contains("topics must be a mapping"))
         #expect(failure { try resolve(file: "- a\n- b\n") }.contains("must be a mapping of settings"))

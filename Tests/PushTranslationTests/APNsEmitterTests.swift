@@ -13,8 +13,12 @@ import Testing
     }
 
     @Test func alertObjectKeysInOrder() {
-        let json = #"{"message":{"body":"B","subtitle":"S","title":"T"},"custom":{"ios_loc_args":"x","ios_loc_key":"LK","ios_action_loc_key":"AK","ios_title_loc_args":["a","b"],"ios_title_loc_key":"TK","ios_launch_image":"L.png"}}"#
-        #expect(apns(json)?.text == #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"L.png","title-loc-key":"TK","title-loc-args":["a","b"],"action-loc-key":"AK","loc-key":"LK","loc-args":["x"]}}}"#)
+        let json =
+            #"{"message":{"body":"B","subtitle":"S","title":"T"},"custom":{"ios_loc_args":"x","ios_loc_key":"LK","ios_action_loc_key":"AK","ios_title_loc_args":["a","b"],"ios_title_loc_key":"TK","ios_launch_image":"L.png"}}"#
+        #expect(
+            apns(json)?.text
+                == #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"L.png","title-loc-key":"TK","title-loc-args":["a","b"],"action-loc-key":"AK","loc-key":"LK","loc-args":["x"]}}}"#
+        )
     }
 
     @Test func titleOnlyIsAnObject() {
@@ -22,8 +26,12 @@ import Testing
     }
 
     @Test func apsKeysInOrder() {
-        let json = #"{"thread_id":"th","message":{"body":"B"},"custom":{"ios_mutable_content":true,"ios_content_available":true,"ios_category":"C","ios_sound":"s.caf","ios_badge":3}}"#
-        #expect(apns(json)?.text == #"{"aps":{"alert":"B","badge":3,"sound":"s.caf","thread-id":"th","category":"C","content-available":1,"mutable-content":1}}"#)
+        let json =
+            #"{"thread_id":"th","message":{"body":"B"},"custom":{"ios_mutable_content":true,"ios_content_available":true,"ios_category":"C","ios_sound":"s.caf","ios_badge":3}}"#
+        #expect(
+            apns(json)?.text
+                == #"{"aps":{"alert":"B","badge":3,"sound":"s.caf","thread-id":"th","category":"C","content-available":1,"mutable-content":1}}"#
+        )
     }
 
     @Test func falseFlagsAreNotWritten() {
@@ -32,8 +40,12 @@ import Testing
     }
 
     @Test func actionsAndDataFollowAps() {
-        let json = #"{"data":{"z":1,"a":[true,null,"x"],"n":1.50},"actions":[{"foreground":true,"name":"Open","type":"url","value":"https://a.b","authentication":false,"destructive":true,"extra":{"k":"v"}}],"action":{"type":"dial","value":"+1 (555) 010-99"},"message":{"body":"B"}}"#
-        #expect(apns(json)?.text == #"{"aps":{"alert":"B"},"notification-action":{"type":"dial","value":"+1 (555) 010-99"},"category-actions":[{"type":"url","name":"Open","value":"https://a.b","destructive":true,"authentication":false,"foreground":true,"extra":{"k":"v"}}],"z":1,"a":[true,null,"x"],"n":1.50}"#)
+        let json =
+            #"{"data":{"z":1,"a":[true,null,"x"],"n":1.50},"actions":[{"foreground":true,"name":"Open","type":"url","value":"https://a.b","authentication":false,"destructive":true,"extra":{"k":"v"}}],"action":{"type":"dial","value":"+1 (555) 010-99"},"message":{"body":"B"}}"#
+        #expect(
+            apns(json)?.text
+                == #"{"aps":{"alert":"B"},"notification-action":{"type":"dial","value":"+1 (555) 010-99"},"category-actions":[{"type":"url","name":"Open","value":"https://a.b","destructive":true,"authentication":false,"foreground":true,"extra":{"k":"v"}}],"z":1,"a":[true,null,"x"],"n":1.50}"#
+        )
     }
 
     @Test(arguments: ["aps", "notification-action", "category-actions"])
@@ -52,11 +64,15 @@ import Testing
 
     @Test func emitErrorsAreAllListedSorted() {
         let records = Harness.translate(#"{"platform":{"android":false},"data":{"notification-action":1,"aps":2}}"#)
-        #expect(records.errorCodes == ["empty_notification ", "reserved_key /data/aps", "reserved_key /data/notification-action"])
+        #expect(
+            records.errorCodes == [
+                "empty_notification ", "reserved_key /data/aps", "reserved_key /data/notification-action",
+            ])
     }
 
     @Test func contentAvailableAloneIsABackgroundPush() {
-        let record = apns(#"{"message":{"priority":"high"},"custom":{"ios_content_available":true},"platform":{"android":false}}"#)
+        let record = apns(
+            #"{"message":{"priority":"high"},"custom":{"ios_content_available":true},"platform":{"android":false}}"#)
         #expect(record?.text == #"{"aps":{"content-available":1}}"#)
         #expect(record?.header("apns-push-type") == "background")
         #expect(record?.header("apns-priority") == "5")
@@ -89,7 +105,8 @@ import Testing
 
     @Test func payloadOver4096BytesIsPayloadTooLarge() {
         let big = String(repeating: "x", count: 4100)
-        let records = Harness.translate(#"{"message":{"body":"B"},"data":{"big":"\#(big)"},"platform":{"android":false}}"#)
+        let records = Harness.translate(
+            #"{"message":{"body":"B"},"data":{"big":"\#(big)"},"platform":{"android":false}}"#)
         #expect(records.errorCodes == ["payload_too_large "])
     }
 
@@ -106,7 +123,8 @@ import Testing
     }
 
     @Test func inputNumbersAreWrittenVerbatim() {
-        let record = apns(#"{"message":{"body":"B"},"data":{"a":1.50,"b":-0,"c":1e400,"d":2E-3,"e":18446744073709551616}}"#)
+        let record = apns(
+            #"{"message":{"body":"B"},"data":{"a":1.50,"b":-0,"c":1e400,"d":2E-3,"e":18446744073709551616}}"#)
         #expect(record?.text == #"{"aps":{"alert":"B"},"a":1.50,"b":-0,"c":1e400,"d":2E-3,"e":18446744073709551616}"#)
     }
 }

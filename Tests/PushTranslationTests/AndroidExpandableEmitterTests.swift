@@ -9,8 +9,9 @@ import Testing
     }
 
     @Test func subjectAndMessage() {
-        #expect(android(#"{"message":{"title":"T","body":"B"},"data":{"k":"v"}}"#)?.text
-            == #"{"alert":{"subject":"T","message":"B"},"k":"v"}"#)
+        #expect(
+            android(#"{"message":{"title":"T","body":"B"},"data":{"k":"v"}}"#)?.text
+                == #"{"alert":{"subject":"T","message":"B"},"k":"v"}"#)
     }
 
     @Test func bodyIsRequired() {
@@ -20,18 +21,27 @@ import Testing
     }
 
     @Test func expandableTextWithActions() {
-        let json = #"{"message":{"body":"B"},"action":{"type":"openApp","value":{"v":1}},"expandable":{"type":"text","value":"Long"},"actions":[{"type":"url","name":"u","value":"http://x.y"}]}"#
-        #expect(android(json)?.text == #"{"alert":{"message":"B","notification-action":{"type":"openApp","value":{"v":1}},"expandable":{"type":"text","value":"Long","expandable-actions":[{"type":"url","name":"u","value":"http://x.y"}]}}}"#)
+        let json =
+            #"{"message":{"body":"B"},"action":{"type":"openApp","value":{"v":1}},"expandable":{"type":"text","value":"Long"},"actions":[{"type":"url","name":"u","value":"http://x.y"}]}"#
+        #expect(
+            android(json)?.text
+                == #"{"alert":{"message":"B","notification-action":{"type":"openApp","value":{"v":1}},"expandable":{"type":"text","value":"Long","expandable-actions":[{"type":"url","name":"u","value":"http://x.y"}]}}}"#
+        )
     }
 
     @Test func actionsWithoutExpandableUseTheBodyAsText() {
         let json = #"{"message":{"body":"B"},"actions":[{"type":"dial","name":"Call","value":"123"}]}"#
-        #expect(android(json)?.text == #"{"alert":{"message":"B","expandable":{"type":"text","value":"B","expandable-actions":[{"type":"dial","name":"Call","value":"123"}]}}}"#)
+        #expect(
+            android(json)?.text
+                == #"{"alert":{"message":"B","expandable":{"type":"text","value":"B","expandable-actions":[{"type":"dial","name":"Call","value":"123"}]}}}"#
+        )
     }
 
     @Test func imageExpandable() {
         let json = #"{"message":{"body":"B"},"expandable":{"type":"image","value":"https://cdn.x/p.jpg"}}"#
-        #expect(android(json)?.text == #"{"alert":{"message":"B","expandable":{"type":"image","value":"https://cdn.x/p.jpg"}}}"#)
+        #expect(
+            android(json)?.text
+                == #"{"alert":{"message":"B","expandable":{"type":"image","value":"https://cdn.x/p.jpg"}}}"#)
     }
 
     @Test func alertDataKeyIsReserved() {
@@ -45,7 +55,8 @@ import Testing
     }
 
     @Test func payloadOver4096BytesIsPayloadTooLarge() {
-        let records = Harness.translate(#"{"platform":{"ios":false},"message":{"body":"\#(String(repeating: "é", count: 2100))"}}"#)
+        let records = Harness.translate(
+            #"{"platform":{"ios":false},"message":{"body":"\#(String(repeating: "é", count: 2100))"}}"#)
         #expect(records.errorCodes == ["payload_too_large "])
     }
 }

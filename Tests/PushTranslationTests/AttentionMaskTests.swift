@@ -1,5 +1,6 @@
-@testable import PushTranslation
 import Testing
+
+@testable import PushTranslation
 
 /// The attention mask itself, against a byte-by-byte reference: every byte value in every position of a
 /// word, alone and followed by every other kind of byte (a borrow runs upwards from a match, so only
@@ -24,13 +25,17 @@ import Testing
             for position in 0..<8 {
                 var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
                 bytes[position] = UInt8(value)
-                #expect(Self.firstFlagged(bytes) == (Self.needsLook(UInt8(value)) ? position : 8), "byte \(value) at \(position)")
+                #expect(
+                    Self.firstFlagged(bytes) == (Self.needsLook(UInt8(value)) ? position : 8),
+                    "byte \(value) at \(position)")
             }
         }
     }
 
     @Test func theLowestFlaggedByteIsTheFirstThatNeedsALookWhateverFollows() {
-        let samples: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        let samples: [UInt8] = [
+            0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF,
+        ]
         for first in samples {
             for second in samples {
                 for position in 0..<7 {

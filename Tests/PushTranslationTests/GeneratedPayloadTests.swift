@@ -13,7 +13,8 @@ import Testing
             generator.valid = index % 2 == 0
             let bytes = Array(generator.payload().utf8)
             let record = InputRecord(
-                topic: "push.unified", partition: 0, offset: Int64(index), key: nil, value: bytes, timestampMs: 1_700_000_000_000)
+                topic: "push.unified", partition: 0, offset: Int64(index), key: nil, value: bytes,
+                timestampMs: 1_700_000_000_000)
             let translator = Translator()
             let first = translator.translate(record, readAtMs: 0)
             #expect(first == translator.translate(record, readAtMs: 0))

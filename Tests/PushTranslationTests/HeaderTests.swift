@@ -12,13 +12,15 @@ import Testing
     ]
 
     @Test func outputHeadersInOrderWithForwardedFirst() {
-        let json = #"{"id":"n1","dry_run":true,"collapse_id":"c1","message":{"body":"B"},"thread_id":"t","platform":{"android":false},"custom":{"android_icon":"i"}}"#
+        let json =
+            #"{"id":"n1","dry_run":true,"collapse_id":"c1","message":{"body":"B"},"thread_id":"t","platform":{"android":false},"custom":{"android_icon":"i"}}"#
         let record = Harness.translate(json, headers: Self.inputHeaders).first
-        #expect(record?.headerNames == [
-            "trace-id", "null-value", "trace-id", "bytes", "pushgate-id", "pushgate-format", "pushgate-source",
-            "pushgate-dry-run", "pushgate-warnings", "apns-push-type", "apns-priority", "apns-expiration",
-            "apns-collapse-id",
-        ])
+        #expect(
+            record?.headerNames == [
+                "trace-id", "null-value", "trace-id", "bytes", "pushgate-id", "pushgate-format", "pushgate-source",
+                "pushgate-dry-run", "pushgate-warnings", "apns-push-type", "apns-priority", "apns-expiration",
+                "apns-collapse-id",
+            ])
         #expect(record?.headers[1].value == nil)
         #expect(record?.headers[3].value == [0xFF, 0x00])
         #expect(record?.header("pushgate-id") == "n1")
@@ -33,7 +35,9 @@ import Testing
     }
 
     @Test func warningsJSONIsCompactInOrder() {
-        let record = Harness.translate(#"{"platform":{"android":false},"message":{"body":"B"},"custom":{"android_sound":"s"}}"#).first
+        let record = Harness.translate(
+            #"{"platform":{"android":false},"message":{"body":"B"},"custom":{"android_sound":"s"}}"#
+        ).first
         let warnings = record?.header("pushgate-warnings") ?? ""
         #expect(warnings.hasPrefix(#"[{"code":"unused_field","path":"/custom/android_sound","message":""#))
     }
@@ -43,19 +47,23 @@ import Testing
         let deadLetter = records.first
         #expect(records.count == 1)
         #expect(deadLetter?.topic == "push.dlq")
-        #expect(deadLetter?.headerNames == [
-            "trace-id", "null-value", "trace-id", "bytes", "__connect.errors.topic", "__connect.errors.partition",
-            "__connect.errors.offset", "__connect.errors.stage", "__connect.errors.exception.class.name",
-            "__connect.errors.exception.message", "pushgate-id", "pushgate-errors",
-        ])
+        #expect(
+            deadLetter?.headerNames == [
+                "trace-id", "null-value", "trace-id", "bytes", "__connect.errors.topic", "__connect.errors.partition",
+                "__connect.errors.offset", "__connect.errors.stage", "__connect.errors.exception.class.name",
+                "__connect.errors.exception.message", "pushgate-id", "pushgate-errors",
+            ])
         #expect(deadLetter?.header("__connect.errors.topic") == "push.unified")
         #expect(deadLetter?.header("__connect.errors.partition") == "3")
         #expect(deadLetter?.header("__connect.errors.offset") == "42")
         #expect(deadLetter?.header("__connect.errors.stage") == "validate")
         #expect(deadLetter?.header("__connect.errors.exception.class.name") == "wrong_type")
-        #expect(deadLetter?.header("__connect.errors.exception.message") == "/message/ttl: expected an integer, got string")
+        #expect(
+            deadLetter?.header("__connect.errors.exception.message") == "/message/ttl: expected an integer, got string")
         #expect(deadLetter?.header("pushgate-id") == "n9")
-        #expect(deadLetter?.header("pushgate-errors") == #"[{"code":"wrong_type","path":"/message/ttl","message":"expected an integer, got string"}]"#)
+        #expect(
+            deadLetter?.header("pushgate-errors")
+                == #"[{"code":"wrong_type","path":"/message/ttl","message":"expected an integer, got string"}]"#)
         #expect(deadLetter?.key == Array("user-1".utf8))
         #expect(deadLetter?.value == Array(#"{"id":"n9","message":{"ttl":"x","body":"B"}}"#.utf8))
     }
@@ -74,7 +82,8 @@ import Testing
     }
 
     @Test func configuredTopicsAreUsed() {
-        let translator = Translator(configuration: TranslatorConfiguration(topics: [.apns: "ios.out"], deadLetterTopic: "dead"))
+        let translator = Translator(
+            configuration: TranslatorConfiguration(topics: [.apns: "ios.out"], deadLetterTopic: "dead"))
         let ok = translator.translate(Harness.record(#"{"message":{"body":"B"}}"#), readAtMs: 0)
         #expect(ok.map(\.topic) == ["ios.out", "push.android.expandable"])
         let bad = translator.translate(Harness.record("[]"), readAtMs: 0)
@@ -83,7 +92,9 @@ import Testing
 
     @Test func nullKeyStaysNull() {
         let translator = Translator()
-        let record = InputRecord(topic: "in", partition: 0, offset: 1, key: nil, value: Array(#"{"message":{"body":"B"}}"#.utf8), timestampMs: 0)
+        let record = InputRecord(
+            topic: "in", partition: 0, offset: 1, key: nil, value: Array(#"{"message":{"body":"B"}}"#.utf8),
+            timestampMs: 0)
         #expect(translator.translate(record, readAtMs: 0).allSatisfy { $0.key == nil })
     }
 }

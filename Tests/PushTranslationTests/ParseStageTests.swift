@@ -32,10 +32,11 @@ import Testing
         #expect(parseError(bytes)?.code == "too_large")
     }
 
-    @Test(arguments: [
-        [0xFF], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3],
-        [0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3],
+            [0x80], [0xF8, 0x88, 0x80, 0x80, 0x80],
+        ] as [[UInt8]])
     func invalidUTF8IsRefusedWithItsOffset(_ bad: [UInt8]) {
         let bytes = Array(#"{"message":{"body":""#.utf8) + bad + Array(#""}}"#.utf8)
         let problem = parseError(bytes)
@@ -92,8 +93,9 @@ import Testing
 
     private func nested(_ depth: Int, innermost: String = "1") -> [UInt8] {
         // The payload is depth 1, data depth 2, each array one more; the innermost value is at `depth`.
-        Array(("{\"message\":{\"body\":\"x\"},\"data\":{\"n\":" + String(repeating: "[", count: depth - 3) + innermost
-            + String(repeating: "]", count: depth - 3) + "}}").utf8)
+        Array(
+            ("{\"message\":{\"body\":\"x\"},\"data\":{\"n\":" + String(repeating: "[", count: depth - 3) + innermost
+                + String(repeating: "]", count: depth - 3) + "}}").utf8)
     }
 
     @Test func valueAtDepth64IsAccepted() {
@@ -176,7 +178,8 @@ extension ParseStageTests {
             #expect(records.deadLetters.isEmpty)
             let text = "abcdefghijklmnopqrstuvwx"
             let expected = String(text.prefix(position)) + decoded + String(text.dropFirst(position))
-            let escaped = expected.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = expected.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"")
             #expect(records.output(.apns)?.text == "{\"aps\":{\"alert\":\"\(escaped)\"}}")
         }
     }

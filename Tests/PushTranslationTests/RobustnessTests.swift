@@ -13,7 +13,10 @@ import Testing
         ##"{"targets":["fb-card"],"message":{"body":"B"},"card":{"size":"small","hero":{"background":{"type":"gif","url":"https://a.b/g.gif"},"content":{"text":"h"}},"actions":{"buttons":[{"content":{"text":"ok"}}]}}}"##,
     ]
 
-    static let alphabet: [UInt8] = Array(##"{}[]":,0123456789.-+eE\"ntrufalsu\#u{0}"##.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xA9, 0xED, 0xF0, 0xFF, 0x20]
+    static let alphabet: [UInt8] =
+        Array(##"{}[]":,0123456789.-+eE\"ntrufalsu\#u{0}"##.utf8) + [
+            0x00, 0x1F, 0x80, 0xC3, 0xA9, 0xED, 0xF0, 0xFF, 0x20,
+        ]
 
     /// Translates twice and checks the second run gives the same records.
     private func checkDeterministic(_ bytes: [UInt8]) {

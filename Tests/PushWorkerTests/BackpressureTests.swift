@@ -4,9 +4,9 @@ import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateTestSupport
 import ServiceLifecycle
 import Testing
-import PushgateTestSupport
 
 @Suite("Backpressure: the input pauses, the member stays in the group", .serialized, .timeLimit(.minutes(5)))
 struct BackpressureTests {
@@ -15,12 +15,14 @@ struct BackpressureTests {
     /// partitions and keeps polling, so it is never kicked out of the group; once the output is back,
     /// every output is written exactly once and the input is committed.
     @Test func anOutputOutageLongerThanMaxPollIntervalCausesNoRebalanceNoLossAndNoDuplicate() async throws {
-        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 4, logger: WorkerTestSupport.logger)
+        let broker = try EmbeddedBroker(
+            topics: WorkerTestSupport.allTopics, partitions: 4, logger: WorkerTestSupport.logger)
         defer { broker.shutdown() }
         // More than the in-flight bound (100) and the consumer's buffer (1000) together.
         let inputs = WorkerTestSupport.inputs(count: 3000)
         try await PythonKafkaClient.produce(inputs, to: "push.unified", bootstrap: broker.bootstrapServers)
-        let readBack = try await PythonKafkaClient.dump(["push.unified"], bootstrap: broker.bootstrapServers, expect: inputs.count)
+        let readBack = try await PythonKafkaClient.dump(
+            ["push.unified"], bootstrap: broker.bootstrapServers, expect: inputs.count)
 
         let produce = try #require(KafkaAPIKey.key(named: "Produce"))
         let retriable = try #require(KafkaError.code(named: "NOT_ENOUGH_REPLICAS"))
@@ -34,15 +36,22 @@ struct BackpressureTests {
                 .merging(["max.poll.interval.ms": "10000"]) { $1 },
             maxInFlightRecords: 100, commitInterval: .milliseconds(200))
         let health = WorkerHealth()
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: PushWorker(configuration: configuration, logger: WorkerTestSupport.logger, health: health),
-                             successTerminationBehavior: .gracefullyShutdownGroup)],
-            logger: WorkerTestSupport.logger))
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(
+                        service: PushWorker(
+                            configuration: configuration, logger: WorkerTestSupport.logger, health: health),
+                        successTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                logger: WorkerTestSupport.logger))
         let running = Task { try await services.run() }
 
         let clock = ContinuousClock()
         let joinDeadline = clock.now + .seconds(30)
-        while health.assignedPartitionCount < 4, clock.now < joinDeadline { try await Task.sleep(for: .milliseconds(50)) }
+        while health.assignedPartitionCount < 4, clock.now < joinDeadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(health.assignedPartitionCount == 4, "the worker joined the group with every partition")
         // The outage: 25 s, against max.poll.interval.ms 10 s. Any rebalance shows as a moment with fewer
         // partitions assigned (the session timeout keeps a rejoin away for seconds).
@@ -52,15 +61,18 @@ struct BackpressureTests {
             try await Task.sleep(for: .milliseconds(50))
             fewestAssigned = min(fewestAssigned, health.assignedPartitionCount)
         }
-        let writtenDuringOutage = try await PythonKafkaClient.watermarks(topic: "push.apns", bootstrap: broker.bootstrapServers)
+        let writtenDuringOutage = try await PythonKafkaClient.watermarks(
+            topic: "push.apns", bootstrap: broker.bootstrapServers)
         try broker.clearRequestErrors(apiKey: produce)
 
         let expected = WorkerTestSupport.expectedOutputs(
             for: readBack, translator: Translator(configuration: configuration.translator))
         let written = try await PythonKafkaClient.dump(
-            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: expected.count, allowShort: true)
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: expected.count, allowShort: true
+        )
         try await Task.sleep(for: .milliseconds(600))
-        let committed = try await PythonKafkaClient.committed(group: group, topic: "push.unified", bootstrap: broker.bootstrapServers)
+        let committed = try await PythonKafkaClient.committed(
+            group: group, topic: "push.unified", bootstrap: broker.bootstrapServers)
         let failureBeforeShutdown = health.fatalError
         await services.triggerGracefulShutdown()
         try await running.value

@@ -1,10 +1,10 @@
 import Logging
 import PushModel
 import PushTranslation
+import PushgateTestSupport
 import Testing
 
 @testable import PushWorker
-import PushgateTestSupport
 
 @Suite("The worker logs each dead letter, at warning level")
 struct DeadLetterLogTests {
@@ -17,7 +17,8 @@ struct DeadLetterLogTests {
         logger.logLevel = level
         let worker = PushWorker(
             configuration: PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9"), logger: logger)
-        let input = InputRecord(topic: "push.unified", partition: 3, offset: 7, key: nil, value: Array("{".utf8), timestampMs: nil)
+        let input = InputRecord(
+            topic: "push.unified", partition: 3, offset: 7, key: nil, value: Array("{".utf8), timestampMs: nil)
         let translation = Translator(configuration: TranslatorConfiguration()).translation(of: input, readAtMs: 0)
         #expect(translation.deadLetters.count == 1)
         worker.report(translation)

@@ -1,6 +1,6 @@
+import Foundation
 import PushWorker
 import Synchronization
-import Foundation
 import Testing
 
 /// Blocking calls run on a thread of their own, not on the cooperative pool.

@@ -1,8 +1,8 @@
 import Foundation
 import Kafka
 import PushWorker
-import Testing
 import PushgateTestSupport
+import Testing
 
 /// A worker that stops on a failure leaves its group at once: its partitions are revoked as it closes
 /// its consumer, and that revocation must not wait for records in flight that will never be
@@ -10,7 +10,8 @@ import PushgateTestSupport
 @Suite("A failed worker stops without waiting out the revocation drain", .serialized, .timeLimit(.minutes(3)))
 struct FailedWorkerStopTests {
     @Test func aFailedWorkerLeavesItsGroupWithoutWaitingForItsRecordsInFlight() async throws {
-        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let broker = try EmbeddedBroker(
+            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
         defer { broker.shutdown() }
         let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: RefusalChainTests.payload, headers: [])
         try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
@@ -21,7 +22,9 @@ struct FailedWorkerStopTests {
         let log = CapturedLog()
         let revokeDrainTimeout = Duration.seconds(60)
         let worker = WorkerUnderTest(broker: broker, log: log, revokeDrainTimeout: revokeDrainTimeout)
-        try await waitUntil("the worker has its partition") { log.messages.contains { $0.hasPrefix("info partitions assigned") } }
+        try await waitUntil("the worker has its partition") {
+            log.messages.contains { $0.hasPrefix("info partitions assigned") }
+        }
         let assigned = ContinuousClock.now
         await #expect(throws: DeliveryFailure.self) { try await worker.waitUntilStopped() }
         #expect(
@@ -31,7 +34,8 @@ struct FailedWorkerStopTests {
         let failed = try #require(log.messages.firstIndex { $0.hasPrefix("error stopping after a failure") })
         let revoked = try #require(log.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
         #expect(failed < revoked, "the failure is told before the partitions are given up")
-        let committed = try await PythonKafkaClient.committed(group: worker.group, topic: "push.unified", bootstrap: broker.bootstrapServers)
+        let committed = try await PythonKafkaClient.committed(
+            group: worker.group, topic: "push.unified", bootstrap: broker.bootstrapServers)
         #expect((committed["0"] ?? -1) <= 0, "the input that was not written is not committed: \(committed)")
     }
 }

@@ -48,7 +48,8 @@ struct InFlightLimiterTests {
         tracker.assign([partition], epoch: 1)
         // Enough records that the tracker drops its finished prefix (every 4096) while some are in flight.
         let messages = (0..<10_000).map {
-            KafkaConsumerMessage(topic: "in", partition: 0, offset: Int64($0) * 2, key: nil, value: [], assignmentEpoch: 1)
+            KafkaConsumerMessage(
+                topic: "in", partition: 0, offset: Int64($0) * 2, key: nil, value: [], assignmentEpoch: 1)
         }
         let tickets = tracker.begin(messages) { $0 % 7 == 0 ? 0 : 1 }.compactMap { $0 }
         #expect(tickets.count == messages.count)
@@ -59,7 +60,8 @@ struct InFlightLimiterTests {
         #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: last.offset - 1)])
         #expect(tracker.acknowledge(last))
         #expect(!tracker.acknowledge(last), "a record is finished once")
-        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: Int64(messages.count) * 2 - 1)])
+        #expect(
+            tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: Int64(messages.count) * 2 - 1)])
         #expect(tracker.inFlight == 0)
     }
 }

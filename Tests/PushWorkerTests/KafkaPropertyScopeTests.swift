@@ -3,8 +3,8 @@ import Foundation
 import Kafka
 import Logging
 import PushWorker
-import Testing
 import PushgateTestSupport
+import Testing
 
 /// `-X` properties reach only the client they belong to.
 @Suite struct KafkaPropertyScopeTests {
@@ -14,14 +14,22 @@ import PushgateTestSupport
     ]
 
     @Test func unprefixedPropertiesGoToTheClientsTheyApplyTo() {
-        #expect(KafkaPropertyScope.properties(Self.given, for: .producer)
-            == ["client.id": "both", "linger.ms": "9", "sasl.password": "secret"])
-        #expect(KafkaPropertyScope.properties(Self.given, for: .consumer)
-            == ["client.id": "reader", "session.timeout.ms": "6000", "fetch.wait.max.ms": "50", "sasl.password": "secret"])
+        #expect(
+            KafkaPropertyScope.properties(Self.given, for: .producer)
+                == ["client.id": "both", "linger.ms": "9", "sasl.password": "secret"])
+        #expect(
+            KafkaPropertyScope.properties(Self.given, for: .consumer)
+                == [
+                    "client.id": "reader", "session.timeout.ms": "6000", "fetch.wait.max.ms": "50",
+                    "sasl.password": "secret",
+                ])
     }
 
     @Test func thePrefixAloneIsNotAProperty() {
-        #expect(KafkaPropertyScope.properties(["consumer.": "x", "producer": "y"], for: .consumer) == ["consumer.": "x", "producer": "y"])
+        #expect(
+            KafkaPropertyScope.properties(["consumer.": "x", "producer": "y"], for: .consumer) == [
+                "consumer.": "x", "producer": "y",
+            ])
     }
 
     /// The tables are librdkafka 2.0.2's; the linked librdkafka says at run time which client each property is for.
@@ -33,8 +41,11 @@ import PushgateTestSupport
         rewind(file)
         var text = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 { text.append(contentsOf: buffer[..<count]) }
-        var consumer: Set<String> = [], producer: Set<String> = []
+        while case let count = fread(&buffer, 1, buffer.count, file), count > 0 {
+            text.append(contentsOf: buffer[..<count])
+        }
+        var consumer: Set<String> = []
+        var producer: Set<String> = []
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
             let columns = line.split(separator: "|", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -51,8 +62,10 @@ import PushgateTestSupport
     @Test func aConsumerPropertyNoLongerMakesTheProducerWarn() async throws {
         let unscoped = try await producerWarnings(["session.timeout.ms": "6000"])
         #expect(unscoped.contains { $0.contains("session.timeout.ms") }, "librdkafka no longer warns: \(unscoped)")
-        let scoped = try await producerWarnings(KafkaPropertyScope.properties(["session.timeout.ms": "6000"], for: .producer))
-        #expect(!scoped.contains { $0.contains("session.timeout.ms") || $0.contains("onfiguration property") }, "\(scoped)")
+        let scoped = try await producerWarnings(
+            KafkaPropertyScope.properties(["session.timeout.ms": "6000"], for: .producer))
+        #expect(
+            !scoped.contains { $0.contains("session.timeout.ms") || $0.contains("onfiguration property") }, "\(scoped)")
     }
 
     private func producerWarnings(_ properties: [String: String]) async throws -> [String] {
@@ -64,6 +77,8 @@ import PushgateTestSupport
         try await Task.sleep(for: .milliseconds(300))
         await producer.shutdown(flushTimeout: .milliseconds(100))
         // Only configuration warnings: the unreachable bootstrap server also makes connection warnings.
-        return captured.messages.filter { $0.hasPrefix("warning") && !$0.contains("_TRANSPORT") && !$0.contains("_ALL_BROKERS_DOWN") }
+        return captured.messages.filter {
+            $0.hasPrefix("warning") && !$0.contains("_TRANSPORT") && !$0.contains("_ALL_BROKERS_DOWN")
+        }
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @Suite("Records are dealt to lanes by key, in read order")
 struct LaneWorkTests {
     private func message(_ offset: Int64, key: String?, partition: Int32 = 0) -> KafkaConsumerMessage {
-        KafkaConsumerMessage(topic: "in", partition: partition, offset: offset, key: key.map { Array($0.utf8) }, value: [])
+        KafkaConsumerMessage(
+            topic: "in", partition: partition, offset: offset, key: key.map { Array($0.utf8) }, value: [])
     }
 
     @Test(arguments: [2, 3, 8])

@@ -6,11 +6,16 @@ import Testing
 /// idempotent sequence numbers), unless the operator set the producer's limit.
 @Suite struct MockClusterAdaptationTests {
     @Test func oneProduceRequestInFlightIsAddedAndGoesToTheProducerOnly() {
-        var configuration = PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9092", kafkaProperties: ["linger.ms": "7"])
+        var configuration = PushWorkerConfiguration(
+            bootstrapServers: "127.0.0.1:9092", kafkaProperties: ["linger.ms": "7"])
         let adapted = configuration.keepOneProduceRequestInFlight()
         #expect(adapted)
-        #expect(KafkaPropertyScope.properties(configuration.kafkaProperties, for: .producer)["max.in.flight.requests.per.connection"] == "1")
-        #expect(KafkaPropertyScope.properties(configuration.kafkaProperties, for: .consumer)["max.in.flight.requests.per.connection"] == nil)
+        #expect(
+            KafkaPropertyScope.properties(configuration.kafkaProperties, for: .producer)[
+                "max.in.flight.requests.per.connection"] == "1")
+        #expect(
+            KafkaPropertyScope.properties(configuration.kafkaProperties, for: .consumer)[
+                "max.in.flight.requests.per.connection"] == nil)
         #expect(configuration.kafkaProperties["linger.ms"] == "7")
     }
 

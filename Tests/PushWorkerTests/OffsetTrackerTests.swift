@@ -65,7 +65,10 @@ struct OffsetTrackerTests {
         let tracker = OffsetTracker()
         tracker.assign([partition], epoch: 2)
         #expect(tracker.begin(message(0, epoch: 1), outputs: 1) == nil)
-        #expect(tracker.begin(KafkaConsumerMessage(topic: "other", partition: 0, offset: 0, key: nil, value: [], assignmentEpoch: 2), outputs: 1) == nil)
+        #expect(
+            tracker.begin(
+                KafkaConsumerMessage(topic: "other", partition: 0, offset: 0, key: nil, value: [], assignmentEpoch: 2),
+                outputs: 1) == nil)
     }
 
     @Test func revokeReturnsWhatIsDoneAndForgetsThePartition() throws {
@@ -101,7 +104,11 @@ struct OffsetTrackerTests {
         _ = try #require(tracker.begin(message(5), outputs: 1))
         let started = ContinuousClock.now
         // On a thread of its own: a revocation blocks while it waits, as it does on the consumer's poll thread.
-        let revocation = Task { try await DedicatedThread.run(name: "revoke") { tracker.revoke([self.partition], waitingUpTo: .seconds(60)) } }
+        let revocation = Task {
+            try await DedicatedThread.run(name: "revoke") {
+                tracker.revoke([self.partition], waitingUpTo: .seconds(60))
+            }
+        }
         // Once the revocation has begun, new records of the partition are refused.
         var next: Int64 = 6
         while let probe = tracker.begin(message(next), outputs: 1) {
@@ -164,7 +171,11 @@ extension OffsetTrackerTests {
             let ticket = try #require(tracker.begin(message(7), outputs: 1))
             let started = ContinuousClock.now
             // On a thread of its own: a revocation blocks while it waits, as it does on the consumer's poll thread.
-            let revocation = Task { try await DedicatedThread.run(name: "revoke") { tracker.revoke([self.partition], waitingUpTo: .seconds(30)) } }
+            let revocation = Task {
+                try await DedicatedThread.run(name: "revoke") {
+                    tracker.revoke([self.partition], waitingUpTo: .seconds(30))
+                }
+            }
             // Probe records are refused once the revocation has begun; those registered before are finished.
             var next: Int64 = 8
             while let probe = tracker.begin(message(next), outputs: 1) {

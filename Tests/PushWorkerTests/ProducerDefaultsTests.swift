@@ -16,7 +16,10 @@ import Testing
     }
 
     @Test func xPropertiesWin() {
-        for given in [["linger.ms": "20", "partitioner": "consistent"], ["producer.linger.ms": "20", "producer.partitioner": "consistent"]] {
+        for given in [
+            ["linger.ms": "20", "partitioner": "consistent"],
+            ["producer.linger.ms": "20", "producer.partitioner": "consistent"],
+        ] {
             let configuration = PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9092", kafkaProperties: given)
             #expect(configuration.producerConfiguration.properties["linger.ms"] == "20", "\(given)")
             #expect(configuration.producerConfiguration.properties["partitioner"] == "consistent", "\(given)")

@@ -28,8 +28,10 @@ import Testing
         #expect(deadLetter.fitting(recordLimit: 2000) == deadLetter)
         let output = try #require(
             translator.translate(
-                InputRecord(topic: "t", partition: 0, offset: 0, key: nil, value: Array(#"{"message":{"body":"b"}}"#.utf8),
-                            timestampMs: 0), readAtMs: 0).first)
+                InputRecord(
+                    topic: "t", partition: 0, offset: 0, key: nil, value: Array(#"{"message":{"body":"b"}}"#.utf8),
+                    timestampMs: 0), readAtMs: 0
+            ).first)
         #expect(output.fitting(recordLimit: 10) == output, "only dead letters are ever cut")
     }
 }

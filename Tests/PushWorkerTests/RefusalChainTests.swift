@@ -4,9 +4,9 @@ import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateTestSupport
 import ServiceLifecycle
 import Testing
-import PushgateTestSupport
 
 /// A record the broker refuses as too large is replaced (an output by its dead letter, a dead letter by
 /// its copy without value); these tests follow the chain past its end, and through a rebalance.
@@ -21,7 +21,8 @@ struct RefusalChainTests {
     /// The output is refused, then its dead letter, then that dead letter without its value: nothing
     /// smaller is left, so the last is written again after a pause, and the worker goes on.
     @Test func aDeadLetterRefusedEvenWithoutItsValueIsWrittenAgain() async throws {
-        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let broker = try EmbeddedBroker(
+            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
         defer { broker.shutdown() }
         let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
         try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
@@ -29,7 +30,8 @@ struct RefusalChainTests {
 
         let log = CapturedLog()
         let worker = WorkerUnderTest(broker: broker, log: log)
-        let written = try await PythonKafkaClient.dump(WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        let written = try await PythonKafkaClient.dump(
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
         let committed = try await worker.waitForCommit(of: ["0": 1])
         try await worker.stop()  // throws if the worker stopped on its own
 
@@ -37,13 +39,17 @@ struct RefusalChainTests {
         let records = written.map(WorkerTestSupport.output)
         #expect(records.count == 1)
         let deadLetter = try #require(records.first)
-        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) }) { _, last in last }
+        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) })
+        { _, last in last }
         #expect(deadLetter.topic == "push.dlq")
         #expect(deadLetter.value.isEmpty, "written without its value")
         #expect(headers["pushgate-value-omitted"] == "\(Self.payload.count)")
         #expect(headers["pushgate-format"] == "apns")
         #expect(headers["__connect.errors.exception.class.name"] == "payload_too_large")
-        #expect(log.messages.contains { $0.hasPrefix("warning record refused as too large with nothing smaller to write instead") })
+        #expect(
+            log.messages.contains {
+                $0.hasPrefix("warning record refused as too large with nothing smaller to write instead")
+            })
     }
 
     /// The broker keeps refusing: the chain ends in writing the last record again and again. A second
@@ -51,7 +57,8 @@ struct RefusalChainTests {
     /// then leaves the record to the partition's new owner instead of writing it or stopping. Once the
     /// broker takes records again, the input is written and committed.
     @Test func aRecordRefusedWhileItsPartitionIsRevokedIsLeftToTheNewOwner() async throws {
-        let broker = try EmbeddedBroker(topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let broker = try EmbeddedBroker(
+            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
         defer { broker.shutdown() }
         let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
         try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
@@ -67,11 +74,13 @@ struct RefusalChainTests {
             firstLog.messages.contains { $0.contains("its new owner reads the input again") }
         }
         let revoked = try #require(firstLog.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
-        let leftToOwner = try #require(firstLog.messages.firstIndex { $0.contains("its new owner reads the input again") })
+        let leftToOwner = try #require(
+            firstLog.messages.firstIndex { $0.contains("its new owner reads the input again") })
         #expect(revoked < leftToOwner)
 
         #expect(broker.perform(controlCommand: "clear Produce") == "ok")
-        _ = try await PythonKafkaClient.dump(WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        _ = try await PythonKafkaClient.dump(
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
         let committed = try await first.waitForCommit(of: ["0": 1])
         try await second.stop()
         try await first.stop()  // throws if the first worker stopped on its own
@@ -99,10 +108,14 @@ struct WorkerUnderTest {
             bootstrapServers: broker.bootstrapServers, groupId: group,
             kafkaProperties: WorkerTestSupport.quickGroup.merging(WorkerTestSupport.producerFaultSafe) { $1 },
             maxInFlightRecords: 100, commitInterval: .milliseconds(200), revokeDrainTimeout: revokeDrainTimeout)
-        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: PushWorker(configuration: configuration, logger: logger),
-                             successTerminationBehavior: .gracefullyShutdownGroup)],
-            logger: WorkerTestSupport.logger))
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(
+                        service: PushWorker(configuration: configuration, logger: logger),
+                        successTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                logger: WorkerTestSupport.logger))
         self.services = services
         self.running = Task { try await services.run() }
     }

@@ -18,7 +18,8 @@ enum WorkerTestSupport {
     static let producerFaultSafe = BrokerTesting.producerFaultSafe
 
     /// Every topic of SPEC section 1, default names.
-    static let allTopics = [TranslatorConfiguration.defaultInputTopic] + OutputFormat.allCases.map(\.defaultTopic)
+    static let allTopics =
+        [TranslatorConfiguration.defaultInputTopic] + OutputFormat.allCases.map(\.defaultTopic)
         + [TranslatorConfiguration.defaultDeadLetterTopic]
     static let outputTopics = Array(allTopics.dropFirst())
 
@@ -27,7 +28,9 @@ enum WorkerTestSupport {
         var result: [[UInt8]] = [
             Array(#"{"message":{"title":"T","body":"B"},"data":{"n":1}}"#.utf8),
             Array(#"{"platform":{"ios":false},"message":{"body":"android only"}}"#.utf8),
-            Array(#"{"message":{"title":"T","body":"x"},"carousel":{"items":[{"image":"https://i.example/1.png"},{"image":"https://i.example/2.png"}]}}"#.utf8),
+            Array(
+                #"{"message":{"title":"T","body":"x"},"carousel":{"items":[{"image":"https://i.example/1.png"},{"image":"https://i.example/2.png"}]}}"#
+                    .utf8),
             Array(#"{"message":{"body":"B"},"card":{"size":"small"}}"#.utf8),
             Array(#"{"message":{"body":"B"},"bogus":true}"#.utf8),
             Array("not json".utf8),
@@ -54,8 +57,10 @@ enum WorkerTestSupport {
             let key: [UInt8]? = index % 11 == 0 ? nil : Array("user-\(index % 17)".utf8)
             var headers: [(String, [UInt8]?)] = []
             if index % 3 == 0 {
-                headers = [("trace-id", Array("t\(index)".utf8)), ("pushgate-id", Array("drop".utf8)),
-                           ("APNS-priority", Array("1".utf8)), ("raw", nil), ("__connect.errors.x", [1])]
+                headers = [
+                    ("trace-id", Array("t\(index)".utf8)), ("pushgate-id", Array("drop".utf8)),
+                    ("APNS-priority", Array("1".utf8)), ("raw", nil), ("__connect.errors.x", [1]),
+                ]
             }
             return PythonKafkaClient.Record(key: key, value: payloads[index % payloads.count], headers: headers)
         }
@@ -113,7 +118,9 @@ enum WorkerTestSupport {
     static func orderViolations(_ written: [PythonKafkaClient.Record]) -> [String] {
         var lastOffset: [String: Int64] = [:]
         var violations: [String] = []
-        let sorted = written.sorted { ($0.topic ?? "", $0.partition ?? 0, $0.offset ?? 0) < ($1.topic ?? "", $1.partition ?? 0, $1.offset ?? 0) }
+        let sorted = written.sorted {
+            ($0.topic ?? "", $0.partition ?? 0, $0.offset ?? 0) < ($1.topic ?? "", $1.partition ?? 0, $1.offset ?? 0)
+        }
         for record in sorted {
             guard let key = record.key else { continue }
             let headers = record.headerPairs
@@ -122,11 +129,15 @@ enum WorkerTestSupport {
             if let sourceText, let last = sourceText.split(separator: ":").last {
                 sourceOffset = Int64(last)
             } else {
-                sourceOffset = headers.first { $0.0 == "__connect.errors.offset" }?.1.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+                sourceOffset = headers.first { $0.0 == "__connect.errors.offset" }?.1.flatMap {
+                    Int64(String(decoding: $0, as: UTF8.self))
+                }
             }
             guard let offset = sourceOffset else { continue }
             let slot = "\(record.topic ?? "")|\(key)"
-            if let previous = lastOffset[slot], previous > offset { violations.append("\(slot): \(previous) before \(offset)") }
+            if let previous = lastOffset[slot], previous > offset {
+                violations.append("\(slot): \(previous) before \(offset)")
+            }
             lastOffset[slot] = offset
         }
         return violations

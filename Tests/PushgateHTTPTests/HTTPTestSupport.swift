@@ -23,7 +23,8 @@ enum HTTPTestSupport {
                 }
             }
         let text = try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+            try await outbound.write(
+                ByteBuffer(string: "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
             var data = ByteBuffer()
             for try await var chunk in inbound { data.writeBuffer(&chunk) }
             return String(buffer: data)
@@ -38,7 +39,9 @@ enum HTTPTestSupport {
     static func samples(_ text: String) -> [String: Double] {
         var result: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
             result[String(line[..<space])] = value
         }
         return result

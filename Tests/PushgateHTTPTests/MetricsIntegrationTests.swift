@@ -2,10 +2,10 @@ import Foundation
 import Kafka
 import Logging
 import Operations
-import PushgateHTTP
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateHTTP
 import ServiceLifecycle
 import Testing
 
@@ -23,7 +23,8 @@ struct MetricsIntegrationTests {
     ]
 
     @Test func countersMatchWhatTheTranslatorProducesAndHealthTurnsReady() async throws {
-        let topics = [TranslatorConfiguration.defaultInputTopic] + OutputFormat.allCases.map(\.defaultTopic)
+        let topics =
+            [TranslatorConfiguration.defaultInputTopic] + OutputFormat.allCases.map(\.defaultTopic)
             + [TranslatorConfiguration.defaultDeadLetterTopic]
         var quiet = Logger(label: "operations-tests")
         quiet.logLevel = .error
@@ -44,9 +45,13 @@ struct MetricsIntegrationTests {
             host: "127.0.0.1", port: 0, routes: OperationsRoutes(registry: metrics.registry, health: health),
             logger: quiet, onListening: { port.set($0) })
         let worker = PushWorker(configuration: configuration, logger: logger, metrics: metrics.worker, health: health)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: server), .init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup)],
-            logger: quiet))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: server),
+                    .init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup),
+                ],
+                logger: quiet))
         let running = Task { try await group.run() }
 
         let bound = try await HTTPTestSupport.eventually("the server to listen") { port.value }
@@ -57,7 +62,8 @@ struct MetricsIntegrationTests {
 
         // Inputs, and what the translator makes of them.
         let count = 70
-        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers), logger: quiet)
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers), logger: quiet)
         let translator = Translator(configuration: configuration.translator)
         var expectedProduced: [String: Int] = [:]
         var expectedDeadLetters: [String: Int] = [:]
@@ -65,39 +71,53 @@ struct MetricsIntegrationTests {
         var deadLetterCount = 0
         for index in 0..<count {
             let value = Array(Self.payloads[index % Self.payloads.count].utf8)
-            _ = try await producer.send(KafkaProducerMessage(topic: "push.unified", key: Array("k\(index % 5)".utf8), value: value))
+            _ = try await producer.send(
+                KafkaProducerMessage(topic: "push.unified", key: Array("k\(index % 5)".utf8), value: value))
             let translation = translator.translation(
-                of: InputRecord(topic: "push.unified", partition: 0, offset: 0, key: nil, value: value, timestampMs: 1), readAtMs: 1)
+                of: InputRecord(topic: "push.unified", partition: 0, offset: 0, key: nil, value: value, timestampMs: 1),
+                readAtMs: 1)
             for record in translation.records {
                 expectedProduced[record.format?.rawValue ?? WorkerMetrics.deadLetterFormat, default: 0] += 1
             }
             for report in translation.deadLetters {
                 deadLetterCount += 1
-                for code in Set(report.errors.map(\.code)) { expectedDeadLetters["\(report.stage.rawValue)|\(code.rawValue)", default: 0] += 1 }
+                for code in Set(report.errors.map(\.code)) {
+                    expectedDeadLetters["\(report.stage.rawValue)|\(code.rawValue)", default: 0] += 1
+                }
             }
             for warning in translation.warnings { expectedWarnings[warning.code.rawValue, default: 0] += 1 }
         }
         await producer.shutdown()
         let expectedTotal = expectedProduced.values.reduce(0, +)
-        #expect(expectedProduced.count == 5 && expectedDeadLetters.count >= 3 && !expectedWarnings.isEmpty, "inputs cover every label")
+        #expect(
+            expectedProduced.count == 5 && expectedDeadLetters.count >= 3 && !expectedWarnings.isEmpty,
+            "inputs cover every label")
 
         let samples = try await HTTPTestSupport.eventually("every record to be counted") { () -> [String: Double]? in
             let response = try await HTTPTestSupport.get("/metrics", port: bound)
             let samples = HTTPTestSupport.samples(response.body)
-            let done = HTTPTestSupport.value(samples, MetricName.recordsConsumed) == Double(count)
+            let done =
+                HTTPTestSupport.value(samples, MetricName.recordsConsumed) == Double(count)
                 && HTTPTestSupport.value(samples, MetricName.recordsProduced) == Double(expectedTotal)
             return done ? samples : nil
         }
         for (format, expected) in expectedProduced {
-            #expect(HTTPTestSupport.value(samples, MetricName.recordsProduced, ["format": format]) == Double(expected), "format \(format)")
+            #expect(
+                HTTPTestSupport.value(samples, MetricName.recordsProduced, ["format": format]) == Double(expected),
+                "format \(format)")
         }
         for (key, expected) in expectedDeadLetters {
             let parts = key.split(separator: "|").map(String.init)
-            #expect(HTTPTestSupport.value(samples, MetricName.deadLetters, ["stage": parts[0], "code": parts[1]]) == Double(expected), "dead letters \(key)")
+            #expect(
+                HTTPTestSupport.value(samples, MetricName.deadLetters, ["stage": parts[0], "code": parts[1]])
+                    == Double(expected), "dead letters \(key)")
         }
-        #expect(HTTPTestSupport.value(samples, MetricName.deadLetters) == Double(expectedDeadLetters.values.reduce(0, +)))
+        #expect(
+            HTTPTestSupport.value(samples, MetricName.deadLetters) == Double(expectedDeadLetters.values.reduce(0, +)))
         for (code, expected) in expectedWarnings {
-            #expect(HTTPTestSupport.value(samples, MetricName.warnings, ["code": code]) == Double(expected), "warnings \(code)")
+            #expect(
+                HTTPTestSupport.value(samples, MetricName.warnings, ["code": code]) == Double(expected),
+                "warnings \(code)")
         }
         #expect(HTTPTestSupport.value(samples, MetricName.translationDuration + "_count") == Double(count))
         #expect(HTTPTestSupport.value(samples, MetricName.endToEndLatency + "_count") == Double(count))
@@ -114,7 +134,11 @@ struct MetricsIntegrationTests {
         let lines = log.lines
         let deadLetterLines = lines.filter { $0.contains("\"message\":\"dead letter\"") }
         #expect(deadLetterLines.count == deadLetterCount)
-        #expect(deadLetterLines.allSatisfy { $0.contains("\"level\":\"warning\"") && $0.contains("\"codes\":") && $0.contains("\"source\":\"push.unified:") })
+        #expect(
+            deadLetterLines.allSatisfy {
+                $0.contains("\"level\":\"warning\"") && $0.contains("\"codes\":")
+                    && $0.contains("\"source\":\"push.unified:")
+            })
         #expect(deadLetterLines.contains { $0.contains("\"id\":\"n-7\"") })
         #expect(!lines.contains { $0.contains("SECRET-BODY-TEXT") })
         for line in lines {

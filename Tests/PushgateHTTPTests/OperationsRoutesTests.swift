@@ -1,6 +1,6 @@
-import PushgateHTTP
 import Prometheus
 import PushWorker
+import PushgateHTTP
 import Testing
 
 @Suite("Health endpoints")

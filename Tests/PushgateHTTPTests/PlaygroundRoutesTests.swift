@@ -1,7 +1,7 @@
 import Foundation
-import PushgateHTTP
 import PushModel
 import PushTranslation
+import PushgateHTTP
 import Testing
 
 @Suite("Playground API")
@@ -11,13 +11,15 @@ struct PlaygroundRoutesTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     /// The example payloads, one per line of `examples/payloads.jsonl` (a link to the resource file).
-    static let examples: [String] = ((try? String(contentsOf: repository.appendingPathComponent("examples/payloads.jsonl"), encoding: .utf8)) ?? "")
+    static let examples: [String] =
+        ((try? String(contentsOf: repository.appendingPathComponent("examples/payloads.jsonl"), encoding: .utf8)) ?? "")
         .split(separator: "\n").map(String.init)
     /// The page and examples of this build, read once.
     static let resources = Result { () throws(PlaygroundResourceError) in try PlaygroundResources.load() }
 
     /// Routes over this build's resources.
-    static func routes(maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes) throws -> PlaygroundRoutes {
+    static func routes(maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes) throws -> PlaygroundRoutes
+    {
         PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: try resources.get())
     }
 
@@ -31,20 +33,28 @@ struct PlaygroundRoutesTests {
     }
 
     /// What `pushgate translate` writes for the same record, as the array the API answers.
-    static func expected(_ record: InputRecord, configuration: TranslatorConfiguration = TranslatorConfiguration()) -> [UInt8] {
-        let lines = Translator(configuration: configuration).translate(record, readAtMs: timestamp).map { $0.jsonLine() }
+    static func expected(_ record: InputRecord, configuration: TranslatorConfiguration = TranslatorConfiguration())
+        -> [UInt8]
+    {
+        let lines = Translator(configuration: configuration).translate(record, readAtMs: timestamp).map {
+            $0.jsonLine()
+        }
         return Array("[".utf8) + Array(lines.joined(separator: Array(",".utf8))) + Array("]".utf8)
     }
 
-    static func record(_ payload: String, key: String? = nil, headers: [RecordHeader] = [], offset: Int64 = 0) -> InputRecord {
+    static func record(_ payload: String, key: String? = nil, headers: [RecordHeader] = [], offset: Int64 = 0)
+        -> InputRecord
+    {
         InputRecord(
-            topic: "push.unified", partition: 0, offset: offset, key: key.map { Array($0.utf8) }, value: Array(payload.utf8),
+            topic: "push.unified", partition: 0, offset: offset, key: key.map { Array($0.utf8) },
+            value: Array(payload.utf8),
             headers: headers, timestampMs: timestamp)
     }
 
     @Test(arguments: examples)
     func answerIsTheLinesOfTranslateAsOneArray(payload: String) throws {
-        let response = try Self.routes().respond(method: .POST, uri: "/api/translate", body: Self.body(payload), nowMs: 1)
+        let response = try Self.routes().respond(
+            method: .POST, uri: "/api/translate", body: Self.body(payload), nowMs: 1)
         #expect(response.status == .ok)
         #expect(response.contentType == "application/json")
         #expect(response.body == Self.expected(Self.record(payload)))
@@ -77,9 +87,11 @@ struct PlaygroundRoutesTests {
             record: ["key": "user-7", "offset": 42, "headers": [["trace", "abc"], ["empty", NSNull()]]])
         let response = try Self.routes().translate(body, nowMs: 1)
         let record = Self.record(
-            payload, key: "user-7", headers: [RecordHeader(name: "trace", text: "abc"), RecordHeader(name: "empty", value: nil)],
+            payload, key: "user-7",
+            headers: [RecordHeader(name: "trace", text: "abc"), RecordHeader(name: "empty", value: nil)],
             offset: 42)
-        let configuration = TranslatorConfiguration(lenient: true, androidFormats: OutputFormatSet([.androidExpandable, .fcm]))
+        let configuration = TranslatorConfiguration(
+            lenient: true, androidFormats: OutputFormatSet([.androidExpandable, .fcm]))
         #expect(response.body == Self.expected(record, configuration: configuration))
         let text = String(decoding: response.body, as: UTF8.self)
         #expect(text.contains(#""format":"fcm""#))
@@ -113,7 +125,8 @@ struct PlaygroundRoutesTests {
     @Test func payloadOverTheLimitIsATooLargeDeadLetterAndTheRequestLimitAddsTheEnvelope() throws {
         let routes = try Self.routes(maxPayloadBytes: 10)
         #expect(routes.maxRequestBytes == 10 + PlaygroundRoutes.envelopeBytes)
-        let text = String(decoding: routes.translate(Self.body(#"{"message":{"body":"long"}}"#), nowMs: 1).body, as: UTF8.self)
+        let text = String(
+            decoding: routes.translate(Self.body(#"{"message":{"body":"long"}}"#), nowMs: 1).body, as: UTF8.self)
         #expect(text.contains(#"["__connect.errors.exception.class.name","too_large"]"#))
         #expect(routes.tooLarge.status == .payloadTooLarge)
     }
@@ -148,7 +161,11 @@ struct PlaygroundRoutesTests {
         #expect(!page.contains("{{"))
         let template = try String(contentsOf: folder.appendingPathComponent("playground.html"), encoding: .utf8)
         let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
-        #expect(parts == ["playground.css", "pointer.js", "playground.js", "preview-apple.js", "preview-card.js", "preview-android.js"])
+        #expect(
+            parts == [
+                "playground.css", "pointer.js", "playground.js", "preview-apple.js", "preview-card.js",
+                "preview-android.js",
+            ])
         for part in parts {
             var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
             #expect(text.hasSuffix("\n"), "\(part) ends with a newline")

@@ -28,7 +28,8 @@ struct PlaygroundServerTests {
     }
 
     static func post(_ body: [UInt8], port: Int) async throws -> HTTPTestSupport.HTTPResponse {
-        let head = "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        let head =
+            "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         return try await send(Array(head.utf8) + body, port: port)
     }
@@ -104,15 +105,18 @@ struct PlaygroundServerTests {
             #expect(refused.status == 413)
             #expect(refused.body.contains("larger than \(limit) bytes"))
             // Without Content-Length (chunked), the limit holds as the body arrives.
-            let chunked = "POST /api/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            let chunked =
+                "POST /api/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(over.count, radix: 16) + "\r\n" + String(decoding: over, as: UTF8.self) + "\r\n0\r\n\r\n"
             #expect(try await Self.send(Array(chunked.utf8), port: port).status == 413)
             // A client that waits for 100 Continue is refused before it sends the body.
-            let waiting = "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(over.count)\r\n"
+            let waiting =
+                "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(over.count)\r\n"
                 + "Expect: 100-continue\r\n\r\n"
             #expect(try await Self.send(Array(waiting.utf8), port: port).status == 413)
             // Within the limit it is told to go on, then answered.
-            let going = "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(within.count)\r\n"
+            let going =
+                "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(within.count)\r\n"
                 + "Expect: 100-continue\r\nConnection: close\r\n\r\n"
             let answer = try await Self.send(Array(going.utf8) + within, port: port)
             #expect(answer.status == 100)

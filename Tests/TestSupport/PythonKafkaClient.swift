@@ -18,7 +18,10 @@ public enum PythonKafkaClient {
         public var valueBytes: [UInt8] { Data(base64Encoded: value).map { Array($0) } ?? [] }
         public var headerPairs: [(String, [UInt8]?)] {
             headers.map { pair in
-                (pair.first.flatMap { $0 } ?? "", pair.count > 1 ? pair[1].flatMap { Data(base64Encoded: $0) }.map { Array($0) } : nil)
+                (
+                    pair.first.flatMap { $0 } ?? "",
+                    pair.count > 1 ? pair[1].flatMap { Data(base64Encoded: $0) }.map { Array($0) } : nil
+                )
             }
         }
 
@@ -35,7 +38,8 @@ public enum PythonKafkaClient {
         .appendingPathComponent("Integration/kafka_client.py").path
 
     public static func produce(_ records: [Record], to topic: String, bootstrap: String) async throws {
-        let input = try records.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }.joined(separator: "\n")
+        let input = try records.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }.joined(
+            separator: "\n")
         _ = try await run(["produce", bootstrap, topic], input: Data(input.utf8))
     }
 
@@ -47,7 +51,9 @@ public enum PythonKafkaClient {
         let output = try await run(
             ["dump", bootstrap] + topics + ["--expect", "\(expect)", "--timeout", "\(timeout)", "--idle", "1.5"]
                 + (allowShort ? ["--allow-short"] : []))
-        return try output.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Record.self, from: Data($0)) }
+        return try output.split(separator: UInt8(ascii: "\n")).map {
+            try JSONDecoder().decode(Record.self, from: Data($0))
+        }
     }
 
     public static func committed(group: String, topic: String, bootstrap: String) async throws -> [String: Int64] {
@@ -70,7 +76,9 @@ public enum PythonKafkaClient {
                     let process = Process()
                     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                     process.arguments = ["python3", script] + arguments
-                    let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+                    let stdin = Pipe()
+                    let stdout = Pipe()
+                    let stderr = Pipe()
                     process.standardInput = stdin
                     process.standardOutput = stdout
                     process.standardError = stderr
@@ -81,14 +89,18 @@ public enum PythonKafkaClient {
                     }
                     writer.start()
                     let errorCollector = Mutex(Data())
-                    let errorReader = Thread { let data = stderr.fileHandleForReading.readDataToEndOfFile(); errorCollector.withLock { $0 = data } }
+                    let errorReader = Thread {
+                        let data = stderr.fileHandleForReading.readDataToEndOfFile()
+                        errorCollector.withLock { $0 = data }
+                    }
                     errorReader.start()
                     let output = stdout.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
                     if process.terminationStatus != 0 {
                         Thread.sleep(forTimeInterval: 0.2)
                         let text = String(decoding: errorCollector.withLock { $0 }, as: UTF8.self)
-                        continuation.resume(throwing: Failed(description: "kafka_client.py \(arguments.first ?? "") failed: \(text)"))
+                        continuation.resume(
+                            throwing: Failed(description: "kafka_client.py \(arguments.first ?? "") failed: \(text)"))
                     } else {
                         continuation.resume(returning: output)
                     }

@@ -1,5 +1,5 @@
-import Benchmark
 import BenchSupport
+import Benchmark
 import Foundation
 import PushModel
 import PushTranslation
@@ -55,6 +55,9 @@ struct TranslateSet {
 
     /// The mix, then each kind alone.
     static var all: [TranslateSet] {
-        [mix] + PayloadMix.Kind.allCases.map { TranslateSet(name: $0.rawValue, records: BenchInput.records(count: count, kinds: [$0])) }
+        [mix]
+            + PayloadMix.Kind.allCases.map {
+                TranslateSet(name: $0.rawValue, records: BenchInput.records(count: count, kinds: [$0]))
+            }
     }
 }

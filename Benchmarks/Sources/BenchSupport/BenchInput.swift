@@ -15,7 +15,8 @@ public enum BenchInput {
     public static func record(_ index: Int, kind: PayloadMix.Kind, topic: String = "push.unified") -> InputRecord {
         InputRecord(
             topic: topic, partition: 0, offset: Int64(index), key: Array("user-\(index)".utf8),
-            value: Array(PayloadMix.payload(kind, index).utf8), headers: [RecordHeader(name: "trace-id", text: "t\(index)")],
+            value: Array(PayloadMix.payload(kind, index).utf8),
+            headers: [RecordHeader(name: "trace-id", text: "t\(index)")],
             timestampMs: 1_700_000_000_000)
     }
 

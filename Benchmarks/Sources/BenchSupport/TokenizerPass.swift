@@ -18,7 +18,8 @@ public enum TokenizerPass {
                 }
                 index += 1
                 tokens += 1
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"):
                 while index < count, !isDelimiter(bytes[index]) { index += 1 }
                 tokens += 1
             case 0x20, 0x09, 0x0A, 0x0D:

@@ -49,7 +49,9 @@ final class ChildProcess: @unchecked Sendable {
             }
             thread.start()
         }
-        guard let line else { throw BenchmarkError("\(name) \(process.arguments ?? []) printed nothing (see its errors above)") }
+        guard let line else {
+            throw BenchmarkError("\(name) \(process.arguments ?? []) printed nothing (see its errors above)")
+        }
         return line
     }
 

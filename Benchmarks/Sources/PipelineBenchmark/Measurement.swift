@@ -49,10 +49,12 @@ struct Measurement {
         + "  broker us/input  machine cores"
 
     func row(_ run: String, _ contender: Contender) -> String {
-        run.padding(toLength: 5, withPad: " ", startingAt: 0) + contender.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
-            + String(format: "%10.3f  %11.3f  %18.0f  %9.0f  %12.2f  %5.2f  %11.0f",
-                     writtenSeconds, seconds, writtenRecordsPerSecond, outputsPerSecond, cpuMicrosecondsPerRecord,
-                     coresBusy, Double(peakResidentBytes) / 1e6)
+        run.padding(toLength: 5, withPad: " ", startingAt: 0)
+            + contender.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+            + String(
+                format: "%10.3f  %11.3f  %18.0f  %9.0f  %12.2f  %5.2f  %11.0f",
+                writtenSeconds, seconds, writtenRecordsPerSecond, outputsPerSecond, cpuMicrosecondsPerRecord,
+                coresBusy, Double(peakResidentBytes) / 1e6)
             + String(format: "  %15.2f  %13.2f", brokerMicrosecondsPerRecord, machineCoresBusy)
     }
 

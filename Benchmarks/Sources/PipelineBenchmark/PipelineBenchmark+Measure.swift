@@ -23,16 +23,22 @@ struct ContenderCommands: Sendable {
         switch contender {
         case .worker:
             let flags = properties.sorted { $0.key < $1.key }.flatMap { ["-X", "\($0.key)=\($0.value)"] }
-            return (pushgate, [
-                "run", "--bootstrap-servers", servers, "--group-id", groupId, "--input-topic", inputTopic,
-                "--max-in-flight", String(maxInFlight), "--log-level", "error",
-            ] + flags)
+            return (
+                pushgate,
+                [
+                    "run", "--bootstrap-servers", servers, "--group-id", groupId, "--input-topic", inputTopic,
+                    "--max-in-flight", String(maxInFlight), "--log-level", "error",
+                ] + flags
+            )
         case .librdkafkaC:
             let producer = producerProperties.flatMap { ["-P", "\($0.0)=\($0.1)"] }
             let consumer = consumerProperties(groupId: groupId).flatMap { ["-C", "\($0.0)=\($0.1)"] }
-            return (cProgram, [
-                "--records", recordsPath, "--input-topic", inputTopic, "--max-in-flight", String(maxInFlight),
-            ] + producer + consumer)
+            return (
+                cProgram,
+                [
+                    "--records", recordsPath, "--input-topic", inputTopic, "--max-in-flight", String(maxInFlight),
+                ] + producer + consumer
+            )
         }
     }
 
@@ -50,8 +56,12 @@ struct ContenderCommands: Sendable {
             ("message.max.bytes", String(max(1_000_000, translator.maxPayloadBytes + 256 * 1024))),
         ]
         let given = PipelineBenchmark.scoped(properties, to: "producer")
-        result += given.sorted { $0.key < $1.key }.filter { KafkaProducerConfiguration.enforcedProperties[$0.key] == nil }
-        if isMock, !given.keys.contains(where: { ["max.in.flight", "max.in.flight.requests.per.connection"].contains($0) }) {
+        result += given.sorted { $0.key < $1.key }.filter {
+            KafkaProducerConfiguration.enforcedProperties[$0.key] == nil
+        }
+        if isMock,
+            !given.keys.contains(where: { ["max.in.flight", "max.in.flight.requests.per.connection"].contains($0) })
+        {
             result.append(("max.in.flight.requests.per.connection", "1"))
         }
         result += KafkaProducerConfiguration.enforcedProperties.sorted { $0.key < $1.key }
@@ -64,8 +74,12 @@ struct ContenderCommands: Sendable {
         var result = KafkaConsumerConfiguration.defaultProperties.sorted { $0.key < $1.key }
         result += [("bootstrap.servers", servers), ("group.id", groupId)]
         let enforced = ["enable.auto.commit", "enable.auto.offset.store", "auto.commit.interval.ms"]
-        result += PipelineBenchmark.scoped(properties, to: "consumer").sorted { $0.key < $1.key }.filter { !enforced.contains($0.key) }
-        result += [("enable.auto.offset.store", "false"), ("enable.auto.commit", "true"), ("auto.commit.interval.ms", "500")]
+        result += PipelineBenchmark.scoped(properties, to: "consumer").sorted { $0.key < $1.key }.filter {
+            !enforced.contains($0.key)
+        }
+        result += [
+            ("enable.auto.offset.store", "false"), ("enable.auto.commit", "true"), ("auto.commit.interval.ms", "500"),
+        ]
         return result
     }
 }
@@ -128,7 +142,8 @@ extension PipelineBenchmark {
             let status = await child.terminate()
             await progress.close()
             guard status == 0 else {
-                throw BenchmarkError("\(contender.rawValue) exited with \(status.map(String.init) ?? "SIGKILL") after SIGTERM")
+                throw BenchmarkError(
+                    "\(contender.rawValue) exited with \(status.map(String.init) ?? "SIGKILL") after SIGTERM")
             }
             measurement.outputs = try await outputCount(context.observer, since: measurement.countsBefore)
             if verify {
@@ -167,7 +182,9 @@ extension PipelineBenchmark {
             if clock.now > deadline {
                 throw BenchmarkError("not done after \(timeout) s: \(written) of \(expectedOutputs) outputs written")
             }
-            guard child.isRunning else { throw BenchmarkError("\(child.name) exited before finishing (see its errors above)") }
+            guard child.isRunning else {
+                throw BenchmarkError("\(child.name) exited before finishing (see its errors above)")
+            }
             try await Task.sleep(for: .milliseconds(pollMs))
             if writtenAt == nil {
                 written = try await outputCount(context.observer, since: before)

@@ -68,12 +68,17 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds each contender may take before the benchmark gives up.")
     var timeout = 300
 
-    @Flag(help: "Also check that the contenders write the same records (topic, partition, key, value, headers) in every run (reads them back after each).")
+    @Flag(
+        help:
+            "Also check that the contenders write the same records (topic, partition, key, value, headers) in every run (reads them back after each)."
+    )
     var verify = false
 
-    @Option(name: .customShort("X"), help: ArgumentHelp(
-        "A librdkafka property for both contenders (repeatable; producer. or consumer. prefix: that client only).",
-        valueName: "KEY=VALUE"))
+    @Option(
+        name: .customShort("X"),
+        help: ArgumentHelp(
+            "A librdkafka property for both contenders (repeatable; producer. or consumer. prefix: that client only).",
+            valueName: "KEY=VALUE"))
     var kafkaProperties: [String] = []
 
     static let inputTopic = "bench.input"
@@ -104,7 +109,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
         var logger = Logger(label: "pipeline-benchmark")
         logger.logLevel = .error
         let properties = try properties()
-        let cProgram = librdkafkaC ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let cProgram =
+            librdkafkaC
+            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("librdkafka-c").path
         for executable in [pushgate, cProgram] where !FileManager.default.isExecutableFile(atPath: executable) {
             throw BenchmarkError("no executable at \(executable) (build it first: make bench builds both)")
@@ -162,7 +169,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let inputEnds = try await observer.watermarks(topic: Self.inputTopic).mapValues(\.high)
         let written = inputEnds.values.reduce(0, +)
         guard written == Int64(records) else {
-            throw BenchmarkError("the input topic holds \(written) records, not \(records): the broker dropped some (raise --partitions)")
+            throw BenchmarkError(
+                "the input topic holds \(written) records, not \(records): the broker dropped some (raise --partitions)"
+            )
         }
         let isMock: Bool
         if broker != nil {
@@ -178,7 +187,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
             recordsPath: recordsPath, maxInFlight: maxInFlight, properties: properties, translator: translator,
             isMock: isMock)
         let perPartition = Double(input.bytes) / Double(max(input.partitions, 1)) / 1_048_576
-        print("""
+        print(
+            """
             pipeline-benchmark: \(records) input records (\(input.bytes / records) bytes on average, \
             \(String(format: "%.1f", perPartition)) MiB per input partition), \(input.partitions) partitions, \
             broker \(bootstrapServers ?? "`pushgate broker` subprocess")\(isMock ? " (librdkafka's mock cluster: one produce request in flight, as pushgate run keeps there)" : "")
@@ -205,11 +215,14 @@ struct PipelineBenchmark: AsyncParsableCommand {
         for run in 1...runs {
             let rotation = (run - 1) % order.count
             for contender in Array(order[rotation...] + order[..<rotation]) {
-                let measurement = try await measure(contender, run: run, expectedOutputs: input.expectedOutputs, context: context)
+                let measurement = try await measure(
+                    contender, run: run, expectedOutputs: input.expectedOutputs, context: context)
                 results[contender, default: []].append(measurement)
                 print(measurement.row(String(run), contender))
                 if measurement.outputs != input.expectedOutputs {
-                    print("     note: \(measurement.outputs) outputs written, \(input.expectedOutputs) expected (more: records read twice, at least once)")
+                    print(
+                        "     note: \(measurement.outputs) outputs written, \(input.expectedOutputs) expected (more: records read twice, at least once)"
+                    )
                 }
             }
         }
@@ -227,14 +240,19 @@ struct PipelineBenchmark: AsyncParsableCommand {
         print("")
         guard let worker = medians[.worker], let c = medians[.librdkafkaC] else { return }
         let ratio = worker.cpuMicrosecondsPerRecord / c.cpuMicrosecondsPerRecord
-        print(String(
-            format: "worker / librdkafka-c: %.2f of the CPU per input (%.2f with each one's broker share); %.2f of the input records/s written, %.2f committed",
-            ratio,
-            (worker.cpuMicrosecondsPerRecord + worker.brokerMicrosecondsPerRecord) / (c.cpuMicrosecondsPerRecord + c.brokerMicrosecondsPerRecord),
-            worker.writtenRecordsPerSecond / c.writtenRecordsPerSecond, worker.recordsPerSecond / c.recordsPerSecond))
-        print(String(
-            format: "pipeline: worker %.2f us CPU per input, librdkafka-c %.2f us, worker/librdkafka-c %.2f",
-            worker.cpuMicrosecondsPerRecord, c.cpuMicrosecondsPerRecord, ratio))
+        print(
+            String(
+                format:
+                    "worker / librdkafka-c: %.2f of the CPU per input (%.2f with each one's broker share); %.2f of the input records/s written, %.2f committed",
+                ratio,
+                (worker.cpuMicrosecondsPerRecord + worker.brokerMicrosecondsPerRecord)
+                    / (c.cpuMicrosecondsPerRecord + c.brokerMicrosecondsPerRecord),
+                worker.writtenRecordsPerSecond / c.writtenRecordsPerSecond, worker.recordsPerSecond / c.recordsPerSecond
+            ))
+        print(
+            String(
+                format: "pipeline: worker %.2f us CPU per input, librdkafka-c %.2f us, worker/librdkafka-c %.2f",
+                worker.cpuMicrosecondsPerRecord, c.cpuMicrosecondsPerRecord, ratio))
     }
 
     /// The properties of `client` (`producer` or `consumer`) among `properties`: prefixed ones without
@@ -243,7 +261,11 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let other = client == "producer" ? "consumer." : "producer."
         var result: [String: String] = [:]
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) where !key.hasPrefix(other) {
-            if key.hasPrefix(client + ".") { result[String(key.dropFirst(client.count + 1))] = value } else if result[key] == nil { result[key] = value }
+            if key.hasPrefix(client + ".") {
+                result[String(key.dropFirst(client.count + 1))] = value
+            } else if result[key] == nil {
+                result[key] = value
+            }
         }
         return result
     }

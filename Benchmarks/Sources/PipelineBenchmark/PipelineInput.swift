@@ -75,7 +75,8 @@ struct PipelineInput {
         let watermarks: [Int32: KafkaConsumer.Watermarks]
         do {
             watermarks = try await reader.watermarks(topic: topic)
-            try await reader.assign(watermarks.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.low) })
+            try await reader.assign(
+                watermarks.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.low) })
             var read = 0
             if count > 0 {
                 for try await message in reader.messages {
@@ -91,7 +92,9 @@ struct PipelineInput {
         await reader.close()
 
         let partitions = watermarks.keys.sorted()
-        guard partitions == Array(0..<Int32(partitions.count)) else { throw BenchmarkError("\(topic)'s partitions are not 0..<\(partitions.count)") }
+        guard partitions == Array(0..<Int32(partitions.count)) else {
+            throw BenchmarkError("\(topic)'s partitions are not 0..<\(partitions.count)")
+        }
         var inputs: [[KafkaConsumerMessage]] = []
         for partition in partitions {
             let messages = (byPartition[partition] ?? []).sorted { $0.offset < $1.offset }
@@ -114,11 +117,13 @@ struct PipelineInput {
                 outputs += records.count
                 body.u32(UInt32(records.count))
                 for record in records {
-                    let index = topics[record.topic] ?? {
-                        let next = UInt32(topics.count)
-                        topics[record.topic] = next
-                        return next
-                    }()
+                    let index =
+                        topics[record.topic]
+                        ?? {
+                            let next = UInt32(topics.count)
+                            topics[record.topic] = next
+                            return next
+                        }()
                     body.u32(index)
                     body.optionalBytes(record.key.map { $0[...] })
                     body.u32(UInt32(record.value.count))

@@ -55,7 +55,8 @@ public struct ConfigFile: Sendable {
                 var pairs: [(String, String)] = []
                 for (entryName, entryValue) in entries {
                     guard let entryKey = entryName.scalar?.string, let text = entryValue.scalar?.string else {
-                        throw SettingError("configuration file \(path): every entry of \(name) must be NAME: VALUE text")
+                        throw SettingError(
+                            "configuration file \(path): every entry of \(name) must be NAME: VALUE text")
                     }
                     pairs.append((entryKey, text))
                 }

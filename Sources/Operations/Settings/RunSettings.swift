@@ -29,7 +29,9 @@ public struct RunSettings: Sendable {
         _ options: RunOptions, environment: EnvironmentSettings, readingFile: Bool
     ) throws(SettingError) -> RunSettings {
         var file: ConfigFile?
-        if readingFile, let path = try SettingReader(environment: environment).value(Settings.config, flag: options.config) {
+        if readingFile,
+            let path = try SettingReader(environment: environment).value(Settings.config, flag: options.config)
+        {
             file = try ConfigFile.load(path: path)
         }
         return try resolve(options, SettingReader(environment: environment, file: file))

@@ -38,6 +38,9 @@ extension Option {
 // A choice read from a flag as from a variable: any case (`--log-level WARNING`). No list of values is
 // added to the help: each setting's summary names them already.
 
+// swift-format-ignore: AvoidRetroactiveConformances
+// Retroactive (swift-log's type, swift-argument-parser's protocol), and safe as long as neither package
+// declares it: `Operations` is pushgate's own library, linked only by the `pushgate` command.
 extension Logger.Level: @retroactive ExpressibleByArgument {
     /// The level named by `argument`, in any case.
     public init?(argument: String) { self.init(settingText: argument) }

@@ -103,7 +103,8 @@ extension SettingParser where Value == OutputFormatSet {
                 guard let formats = TranslatorConfiguration.androidFormats(from: text) else {
                     let accepted = TranslatorConfiguration.androidFormatNames.joined(separator: ", ")
                     throw SettingError(
-                        "\(name): '\(text)' is not a comma-separated list of \(accepted) (exact lower-case names, no spaces)")
+                        "\(name): '\(text)' is not a comma-separated list of \(accepted) (exact lower-case names, no spaces)"
+                    )
                 }
                 return formats
             },

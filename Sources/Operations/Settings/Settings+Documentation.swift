@@ -9,7 +9,8 @@ extension Settings {
             let option = setting.option ?? "`\(setting.flag)`"
             let file = setting.fileKey.map { "`\($0)`" + setting.fileNote } ?? "—"
             lines.append(
-                "| \(option) | `\(setting.environmentVariable)`\(setting.environmentNote) | \(file) | \(setting.defaultDescription) |")
+                "| \(option) | `\(setting.environmentVariable)`\(setting.environmentNote) | \(file) | \(setting.defaultDescription) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

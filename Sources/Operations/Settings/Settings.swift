@@ -16,7 +16,8 @@ public enum Settings {
 
     /// `--bootstrap-servers`.
     public static let bootstrapServers = Setting<String?>(
-        "bootstrap-servers", default: nil, described: "none: start an embedded broker on loopback and print its address",
+        "bootstrap-servers", default: nil,
+        described: "none: start an embedded broker on loopback and print its address",
         summary: "Kafka bootstrap servers (host:port,...)", parser: .optional(.text))
 
     /// `--group-id`.
@@ -79,7 +80,8 @@ public enum Settings {
 
     /// `--partitions` (embedded broker only).
     public static let partitions = Setting<Int>(
-        "partitions", default: 8, summary: "Partitions per topic of the embedded broker, when no bootstrap servers are given",
+        "partitions", default: 8,
+        summary: "Partitions per topic of the embedded broker, when no bootstrap servers are given",
         option: "`--partitions` (embedded broker only)", parser: .integer(partitionCounts))
 
     /// `--max-in-flight`.
@@ -93,12 +95,14 @@ public enum Settings {
 
     /// `--log-format`.
     public static let logFormat = Setting<LogFormat>(
-        "log-format", default: .text, summary: "Log lines as readable text or JSON, one object per line: " + LogFormat.names,
+        "log-format", default: .text,
+        summary: "Log lines as readable text or JSON, one object per line: " + LogFormat.names,
         option: "`--log-format` (`text`, `json`)", parser: .choice)
 
     /// `--connect-timeout` (seconds).
     public static let connectTimeout = Setting<Int>(
-        "connect-timeout", default: 10, summary: "Seconds to wait at startup for the bootstrap servers to answer before exiting",
+        "connect-timeout", default: 10,
+        summary: "Seconds to wait at startup for the bootstrap servers to answer before exiting",
         option: "`--connect-timeout` (seconds)", parser: .integer(1...3600))
 
     /// Every setting of `pushgate run`, in the order of its help and of the settings table; the keys a

@@ -46,7 +46,9 @@ extension Array where Element == Diagnostic {
                     let omitted = count - index
                     writer.append(
                         diagnostic,
-                        message: "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)")
+                        message:
+                            "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)"
+                    )
                     break
                 }
             }

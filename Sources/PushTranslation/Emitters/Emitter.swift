@@ -25,11 +25,14 @@ enum PayloadLimit {
 
     /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
     /// (copied out of the writer) with `warnings`.
-    static func emission(_ writer: borrowing JSONWriter, format: OutputFormat, warnings: @autoclosure () -> [Diagnostic] = []) -> Emission {
+    static func emission(
+        _ writer: borrowing JSONWriter, format: OutputFormat, warnings: @autoclosure () -> [Diagnostic] = []
+    ) -> Emission {
         guard writer.count > bytes else { return Emission(value: writer.bytes, errors: [], warnings: warnings()) }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
-            "the \(format.rawValue) payload would be \(writer.count) bytes; the limit is \(bytes). Shorten the text or data")
+            "the \(format.rawValue) payload would be \(writer.count) bytes; the limit is \(bytes). Shorten the text or data"
+        )
         return Emission(value: [], errors: [tooLarge], warnings: [])
     }
 }
@@ -42,7 +45,8 @@ struct ReservedKeys {
     /// Whether the decoded member name is reserved. Compares UTF-8 bytes: `String.hasPrefix` compares
     /// grapheme clusters, so `adb_` followed by a combining mark would slip through.
     private func isReserved(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        for reserved in names where name.elementsEqual(UnsafeBufferPointer(start: reserved.utf8Start, count: reserved.utf8CodeUnitCount)) {
+        for reserved in names
+        where name.elementsEqual(UnsafeBufferPointer(start: reserved.utf8Start, count: reserved.utf8CodeUnitCount)) {
             return true
         }
         guard let prefix else { return false }
@@ -53,7 +57,8 @@ struct ReservedKeys {
         guard let data else { return [] }
         var errors: [Diagnostic] = []
         for (name, _) in document.members(data.token) {
-            let reserved = document.tokens[name].isEscaped
+            let reserved =
+                document.tokens[name].isEscaped
                 ? document.decodedBytes(name).withUnsafeBufferPointer(isReserved) : isReserved(document.raw(name))
             guard reserved else { continue }
             let text = document.string(name)

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PushModel
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A parsed JSON document: the input bytes and the token array ``JSONScanner`` made of them. A view over
 /// buffers its creator keeps alive for the duration of one translation: copying it copies two pointers.
@@ -107,7 +108,9 @@ struct JSONDocument {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         if !tokens[token].isEscaped {
             let bytes = raw(token)
-            guard bytes.count == expected.count, let base = bytes.baseAddress else { return bytes.count == expected.count }
+            guard bytes.count == expected.count, let base = bytes.baseAddress else {
+                return bytes.count == expected.count
+            }
             return memcmp(base, literal.utf8Start, expected.count) == 0
         }
         return decodedBytes(token).elementsEqual(expected)
@@ -139,12 +142,15 @@ struct JSONDocument {
     /// The decoded string at `token` (a member name or a string value).
     func string(_ token: Int) -> String {
         let bytes = raw(token)
-        return tokens[token].isEscaped ? String(decoding: JSONDocument.decode(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+        return tokens[token].isEscaped
+            ? String(decoding: JSONDocument.decode(bytes), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
 
     /// The decoded IR text.
     func string(_ text: InputText) -> String {
-        text.isEscaped ? String(decoding: JSONDocument.decode(raw(text)), as: UTF8.self) : String(decoding: raw(text), as: UTF8.self)
+        text.isEscaped
+            ? String(decoding: JSONDocument.decode(raw(text)), as: UTF8.self)
+            : String(decoding: raw(text), as: UTF8.self)
     }
 
     /// Calls `body` with the decoded UTF-8 bytes of an IR text (the input bytes themselves when it

@@ -58,7 +58,9 @@ extension JSONScanner {
             return
         }
         let length = UTF8Validator.sequenceLength(in: bytes, at: index)
-        guard length > 0 else { throw JSONParseFailure(kind: .invalidUTF8, offset: index, message: "invalid UTF-8 at byte \(index)") }
+        guard length > 0 else {
+            throw JSONParseFailure(kind: .invalidUTF8, offset: index, message: "invalid UTF-8 at byte \(index)")
+        }
         index += length
     }
 
@@ -118,7 +120,9 @@ extension JSONScanner {
         var value: UInt16 = 0
         for _ in 0..<4 {
             guard index < bytes.count else { throw invalid("unterminated \\u escape") }
-            guard let digit = JSONDocument.hexValue(bytes[index]) else { throw invalid("expected 4 hex digits in a \\u escape") }
+            guard let digit = JSONDocument.hexValue(bytes[index]) else {
+                throw invalid("expected 4 hex digits in a \\u escape")
+            }
             value = value << 4 | UInt16(digit)
             index += 1
         }

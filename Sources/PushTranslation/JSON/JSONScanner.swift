@@ -221,8 +221,8 @@ struct JSONScanner {
     }
 
     func invalid(_ problem: String) -> JSONParseFailure {
-        let where_ = index < bytes.count ? "at byte \(index)" : "at byte \(index) (end of input)"
-        return JSONParseFailure(kind: .invalidJSON, offset: index, message: "invalid JSON \(where_): \(problem)")
+        let location = index < bytes.count ? "at byte \(index)" : "at byte \(index) (end of input)"
+        return JSONParseFailure(kind: .invalidJSON, offset: index, message: "invalid JSON \(location): \(problem)")
     }
 
     private func describeByte(_ byte: UInt8) -> String {

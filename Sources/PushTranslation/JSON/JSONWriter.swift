@@ -141,7 +141,8 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes a member name; the next call writes its value.
     public mutating func key(_ name: StaticString) {
-        appendSeparated(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), suffix: UInt8(ascii: ":"))
+        appendSeparated(
+            UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), suffix: UInt8(ascii: ":"))
         needsComma = false
     }
 

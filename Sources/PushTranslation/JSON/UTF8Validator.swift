@@ -7,7 +7,9 @@ enum UTF8Validator {
         let base = UnsafeRawPointer(bytes.baseAddress)
         while index < count {
             // Eight ASCII bytes at a time.
-            if let base, index + 8 <= count, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if let base, index + 8 <= count,
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
                 continue
             }

@@ -18,7 +18,11 @@ extension OutputRecord {
         for header in headers {
             writer.beginArray()
             writer.string(header.name)
-            if let headerValue = header.value { writer.string(String(decoding: headerValue, as: UTF8.self)) } else { writer.null() }
+            if let headerValue = header.value {
+                writer.string(String(decoding: headerValue, as: UTF8.self))
+            } else {
+                writer.null()
+            }
             writer.endArray()
         }
         writer.endArray()

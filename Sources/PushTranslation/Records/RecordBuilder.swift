@@ -13,7 +13,8 @@ struct RecordBuilder {
         self.record = record
         self.configuration = configuration
         self.forwardedHeaders =
-            record.headers.contains { Self.isOwnHeader($0.name) } ? record.headers.filter { !Self.isOwnHeader($0.name) } : record.headers
+            record.headers.contains { Self.isOwnHeader($0.name) }
+            ? record.headers.filter { !Self.isOwnHeader($0.name) } : record.headers
     }
 
     /// `TOPIC:PARTITION:OFFSET` of the input record.
@@ -33,7 +34,9 @@ struct RecordBuilder {
     }
 
     /// The header values shared by the outputs of `notification`.
-    func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64) -> OutputHeaders {
+    func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64)
+        -> OutputHeaders
+    {
         var text: [UInt8] = []
         text.reserveCapacity(record.topic.utf8.count + 48 + (id?.utf8.count ?? 0) + (collapseID?.utf8.count ?? 0))
         text.append(contentsOf: record.topic.utf8)
@@ -52,7 +55,8 @@ struct RecordBuilder {
         let background = APSWriter.isBackground(notification)
         let high = !background && notification.message.priority == .high
         return OutputHeaders(
-            id: id == nil ? text[..<sourceEnd] : text[sourceEnd..<idEnd], source: text[..<sourceEnd], dryRun: notification.dryRun,
+            id: id == nil ? text[..<sourceEnd] : text[sourceEnd..<idEnd], source: text[..<sourceEnd],
+            dryRun: notification.dryRun,
             pushType: background ? HeaderText.background[...] : HeaderText.alert[...],
             priority: high ? HeaderText.ten[...] : HeaderText.five[...],
             expiration: text[idEnd..<expirationEnd], collapseID: collapseID == nil ? nil : text[expirationEnd...])
@@ -82,7 +86,9 @@ struct RecordBuilder {
         return true
     }
 
-    func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic]) -> OutputRecord {
+    func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic])
+        -> OutputRecord
+    {
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
         headers.append(RecordHeader(name: "pushgate-id", bytes: shared.id))
@@ -94,7 +100,9 @@ struct RecordBuilder {
             headers.append(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
             headers.append(RecordHeader(name: "apns-priority", bytes: shared.priority))
             headers.append(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
-            if let collapseID = shared.collapseID { headers.append(RecordHeader(name: "apns-collapse-id", bytes: collapseID)) }
+            if let collapseID = shared.collapseID {
+                headers.append(RecordHeader(name: "apns-collapse-id", bytes: collapseID))
+            }
         }
         return OutputRecord(
             topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
@@ -132,10 +140,14 @@ struct RecordBuilder {
         text.append(UInt8(ascii: ":"))
         let offset = part { $0.append(contentsOf: String(record.offset).utf8) }
         let first = errors.first.map { first in
-            (part { $0.append(contentsOf: first.code.rawValue.utf8) }, part { $0.append(contentsOf: first.exceptionMessage.utf8) })
+            (
+                part { $0.append(contentsOf: first.code.rawValue.utf8) },
+                part { $0.append(contentsOf: first.exceptionMessage.utf8) }
+            )
         }
         // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
-        let pushgateID = id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
+        let pushgateID =
+            id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
         headers.append(RecordHeader(name: "__connect.errors.topic", bytes: text[topic]))
@@ -155,7 +167,8 @@ struct RecordBuilder {
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
     func report(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> DeadLetterReport {
-        DeadLetterReport(stage: stage, format: format, errors: errors, id: id ?? sourceReference, source: sourceReference)
+        DeadLetterReport(
+            stage: stage, format: format, errors: errors, id: id ?? sourceReference, source: sourceReference)
     }
 }
 

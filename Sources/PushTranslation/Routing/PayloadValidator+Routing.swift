@@ -32,7 +32,9 @@ extension PayloadValidator {
                 for format in androidFormats { formats.insert(format) }
             }
             if !platformIOS && !platformAndroid {
-                context.error(.noTarget, "/platform", "both platforms are disabled and no targets are given; nothing would be sent")
+                context.error(
+                    .noTarget, "/platform",
+                    "both platforms are disabled and no targets are given; nothing would be sent")
             }
         }
         notification.formats = formats
@@ -70,14 +72,16 @@ extension PayloadValidator {
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     switch document.key(member, as: MessageKey.self) {
                     case .subtitle: fields.append(("/message/subtitle", .apnsDelivered))
-                    case .priority, .ttl: fields.append((JSONPointer.appending("/message", document.string(member)), .deliveryOptions))
+                    case .priority, .ttl:
+                        fields.append((JSONPointer.appending("/message", document.string(member)), .deliveryOptions))
                     default: break
                     }
                 }
             case .custom where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     guard let key = document.key(member, as: CustomKey.self) else { continue }
-                    fields.append((JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .androidOptions))
+                    fields.append(
+                        (JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .androidOptions))
                 }
             default: break
             }

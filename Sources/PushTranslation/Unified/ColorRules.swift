@@ -18,7 +18,8 @@ enum ColorRules {
     /// Facebook card: `#RRGGBB` or `#RRGGBBAA`, normalized to `#RRGGBBAA` upper case (alpha `FF` when absent).
     static func cardColor(_ text: String) -> String? {
         let utf8 = text.utf8
-        guard utf8.first == UInt8(ascii: "#"), utf8.count == 7 || utf8.count == 9, utf8.dropFirst().allSatisfy(isHex) else {
+        guard utf8.first == UInt8(ascii: "#"), utf8.count == 7 || utf8.count == 9, utf8.dropFirst().allSatisfy(isHex)
+        else {
             return nil
         }
         return upperCased(utf8[...], suffix: utf8.count == 7 ? "FF" : "")

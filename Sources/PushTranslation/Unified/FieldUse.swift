@@ -26,7 +26,8 @@ enum FieldUse: UInt8, CaseIterable {
         switch self {
         case .apnsDelivered: formats.contains { $0.isDeliveredByAPNs }
         case .deliveryOptions: formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm)
-        case .actionURL: formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
+        case .actionURL:
+            formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
         case .actionOther, .actions: formats.contains(.apns) || formats.contains(.androidExpandable)
         case .expandable: formats.contains(.androidExpandable)
         case .carousel: formats.contains(.adobeCarousel)

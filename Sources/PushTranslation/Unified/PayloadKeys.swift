@@ -1,6 +1,11 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// The cases are the payload's member names, spelled as SPEC.md spells them (`ios_badge`): each raw value
+// is the name itself.
+
 /// The member names of each object of the unified payload (SPEC sections 3 and 5), for ``JSONKey`` matching.
 enum TopLevelKey: String, JSONKey {
-    case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel, card
+    case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel,
+        card
     case dryRun = "dry_run"
     static let keyTable = KeyTable<Self>()
 }

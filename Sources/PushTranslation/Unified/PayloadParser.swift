@@ -16,7 +16,8 @@ enum PayloadParser {
     /// UTF-8 comes first (SPEC 9), but it is checked in one pass with the scan: a scan that succeeds has
     /// seen only ASCII outside strings and well-formed UTF-8 inside them. Only when the scan fails is the
     /// whole payload checked for the first invalid UTF-8 byte, which then takes precedence.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>) -> Diagnostic? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>) -> Diagnostic?
+    {
         if let failure = JSONScanner.scan(bytes, into: &tokens) {
             if let offset = UTF8Validator.firstInvalidOffset(in: bytes) {
                 return Diagnostic(.invalidUTF8, at: "", "invalid UTF-8 at byte \(offset)")

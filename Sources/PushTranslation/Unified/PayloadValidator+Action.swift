@@ -38,19 +38,23 @@ extension PayloadValidator {
         var authentication: Bool?
         var foreground: Bool?
         for (memberName, memberValue) in document.members(object) {
-            guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else { continue }
+            guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else {
+                continue
+            }
             switch key {
             case .type: type = context.string(memberValue, JSONPointer.appending(path(), "type"))
             case .name: name = context.string(memberValue, JSONPointer.appending(path(), "name"))
             case .value: value = memberValue
             case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path(), "destructive"))
-            case .authentication: authentication = context.bool(memberValue, JSONPointer.appending(path(), "authentication"))
+            case .authentication:
+                authentication = context.bool(memberValue, JSONPointer.appending(path(), "authentication"))
             case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path(), "foreground"))
             }
         }
         if document.isAbsentOrNull(object, "type") {
             context.error(
-                .missingField, JSONPointer.appending(path(), "type"), "an action needs a type: url, dial, openApp, rich or a custom type")
+                .missingField, JSONPointer.appending(path(), "type"),
+                "an action needs a type: url, dial, openApp, rich or a custom type")
         }
         if isButton && document.isAbsentOrNull(object, "name") {
             context.error(.missingField, JSONPointer.appending(path(), "name"), "a button needs a name (its title)")
@@ -89,11 +93,14 @@ extension PayloadValidator {
         switch kind {
         case .url:
             if !document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) {
-                context.error(.invalidURL, path(), "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
+                context.error(
+                    .invalidURL, path(),
+                    "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             }
         case .dial:
             let isDialCharacter: (UInt8) -> Bool = { byte in
-                (byte >= 0x30 && byte <= 0x39) || byte == 0x20 || byte == 0x2B || byte == 0x2D || byte == 0x28 || byte == 0x29
+                (byte >= 0x30 && byte <= 0x39) || byte == 0x20 || byte == 0x2B || byte == 0x2D || byte == 0x28
+                    || byte == 0x29
             }
             if !document.withDecodedBytes(text, { $0.allSatisfy(isDialCharacter) }) {
                 context.error(.invalidValue, path(), "a phone number may hold only digits, spaces and + - ( )")
@@ -113,23 +120,29 @@ extension PayloadValidator {
             switch document.key(name, as: ExpandableKey.self) {
             case .type:
                 if !document.isNull(value) {
-                    kind = context.choice(value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
+                    kind = context.choice(
+                        value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
                 }
-            case .value: if !document.isNull(value) { text = context.string(value, JSONPointer.appending(path, "value")) }
+            case .value:
+                if !document.isNull(value) { text = context.string(value, JSONPointer.appending(path, "value")) }
             case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "expandable")
             }
         }
         requireMember(object, "type", path, "expandable needs a type, \"text\" or \"image\"")
         requireMember(object, "value", path, "expandable needs a value: the text, or the image URL")
         if kind == .image, let url = text, !document.withDecodedBytes(url, URLRules.isImageURL(bytes:)) {
-            context.error(.invalidURL, JSONPointer.appending(path, "value"), "an image must be an absolute http or https URL with a host")
+            context.error(
+                .invalidURL, JSONPointer.appending(path, "value"),
+                "an image must be an absolute http or https URL with a host")
             return
         }
         if let kind, let text { notification.expandable = Expandable(kind: kind, value: text) }
     }
 
     /// Reports `missing_field` when `name` is absent or null in the object at `object`.
-    mutating func requireMember(_ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: String) {
+    mutating func requireMember(
+        _ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: String
+    ) {
         let document = self.document
         if document.isAbsentOrNull(object, name) {
             context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message)

@@ -13,7 +13,9 @@ extension PayloadValidator {
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .size:
-                card.size = context.choice(value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"]) ?? .medium
+                card.size =
+                    context.choice(value, memberPath(), Card.Size.self, choices: ["small", "medium", "large"])
+                    ?? .medium
             case .corner_radius: card.cornerRadius = context.number(value, memberPath())
             case .content_inset: card.contentInset = context.number(value, memberPath())
             case .backdrop_color: card.backdropColor = readCardColor(value, memberPath())
@@ -74,7 +76,8 @@ extension PayloadValidator {
             case nil: context.unknownField(memberPath(), in: "the card body")
             }
         }
-        requireMember(object, "background", path(), "a card body needs a background (Android refuses a body without one)")
+        requireMember(
+            object, "background", path(), "a card body needs a background (Android refuses a body without one)")
         guard let background else { return nil }
         var body = Card.Body(background: background)
         body.content = content
@@ -109,7 +112,8 @@ extension PayloadValidator {
             case .color: color = readCardColor(value, memberPath())
             case .size: size = context.number(value, memberPath(), exclusive: true)
             case .align:
-                align = context.choice(value, memberPath(), Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
+                align = context.choice(
+                    value, memberPath(), Card.StyledText.Alignment.self, choices: ["left", "center", "right"])
             case .font: font = context.string(value, memberPath())
             case nil: context.unknownField(memberPath(), in: "styled text")
             }

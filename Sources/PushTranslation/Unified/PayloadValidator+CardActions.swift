@@ -11,7 +11,8 @@ extension PayloadValidator {
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
             case .style:
-                actions.style = context.choice(value, memberPath(), Card.Actions.Style.self, choices: ["attached", "detached"])
+                actions.style = context.choice(
+                    value, memberPath(), Card.Actions.Style.self, choices: ["attached", "detached"])
             case .layout_style:
                 actions.layoutStyle = context.choice(
                     value, memberPath(), Card.Actions.LayoutStyle.self, choices: ["horizontal", "vertical"])

@@ -14,10 +14,12 @@ extension PayloadValidator {
             switch key {
             case .items: carousel.items = readCarouselItems(value, memberPath())
             case .mode:
-                carousel.mode = context.choice(value, memberPath(), Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
+                carousel.mode =
+                    context.choice(value, memberPath(), Carousel.Mode.self, choices: ["auto", "manual"]) ?? .auto
             case .layout:
                 carousel.layout =
-                    context.choice(value, memberPath(), Carousel.Layout.self, choices: ["default", "filmstrip"]) ?? .default
+                    context.choice(value, memberPath(), Carousel.Layout.self, choices: ["default", "filmstrip"])
+                    ?? .default
             case .expanded_title: carousel.expandedTitle = context.string(value, memberPath())
             case .expanded_body: carousel.expandedBody = context.string(value, memberPath())
             case .uri: carousel.uri = readURI(value, memberPath())
@@ -59,7 +61,9 @@ extension PayloadValidator {
         return items
     }
 
-    private mutating func readCarouselColors(_ token: Int, _ path: @autoclosure () -> String, into carousel: inout Carousel) {
+    private mutating func readCarouselColors(
+        _ token: Int, _ path: @autoclosure () -> String, into carousel: inout Carousel
+    ) {
         let document = self.document
         guard let object = context.object(token, path()) else { return }
         for (name, value) in document.members(object) {
@@ -87,7 +91,9 @@ extension PayloadValidator {
         let document = self.document
         guard let text = context.string(token, path()) else { return nil }
         guard document.withDecodedBytes(text, URLRules.isAbsoluteURI(bytes:)) else {
-            context.error(.invalidURL, path(), "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
+            context.error(
+                .invalidURL, path(),
+                "must be an absolute URI with a scheme, such as https://example.com/ or myapp://page")
             return nil
         }
         return text

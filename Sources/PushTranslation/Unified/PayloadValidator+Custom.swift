@@ -37,11 +37,14 @@ extension PayloadValidator {
         // One report per missing key, whatever the spelling of its args (SPEC 9: one problem, one report).
         var reported = CustomKeySet()
         for rule in Self.argsNeedKey
-        where given.contains(rule.args) && !rule.keySpellings.contains(where: given.contains) && !reported.contains(rule.key) {
+        where given.contains(rule.args) && !rule.keySpellings.contains(where: given.contains)
+            && !reported.contains(rule.key)
+        {
             reported.insert(rule.key)
             context.error(
                 .missingField, JSONPointer.appending(path, rule.key.rawValue),
-                "\(rule.args.rawValue) is given without \(rule.key.rawValue); add the localization key the arguments fill in")
+                "\(rule.args.rawValue) is given without \(rule.key.rawValue); add the localization key the arguments fill in"
+            )
         }
     }
 
@@ -50,7 +53,9 @@ extension PayloadValidator {
         let document = self.document
         switch key {
         case .ios_badge:
-            if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil { notification.ios.badge = document.number(value) }
+            if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil {
+                notification.ios.badge = document.number(value)
+            }
         case .ios_content_available: notification.ios.contentAvailable = context.bool(value, path()) ?? false
         case .ios_mutable_content: notification.ios.mutableContent = context.bool(value, path()) ?? false
         case .ios_sound: notification.ios.sound = context.string(value, path())

@@ -7,7 +7,9 @@ extension PayloadValidator {
         for (name, value) in document.members(object) {
             let key = document.key(name, as: MessageKey.self)
             if document.isNull(value) {
-                if key == nil { context.unknownField(JSONPointer.appending(path, document.string(name)), in: "message") }
+                if key == nil {
+                    context.unknownField(JSONPointer.appending(path, document.string(name)), in: "message")
+                }
                 continue
             }
             switch key {
@@ -18,7 +20,9 @@ extension PayloadValidator {
                 notification.message.subtitle = context.string(value, "/message/subtitle")
             case .priority:
                 givenUses.insert(.deliveryOptions)
-                if let priority = context.choice(value, "/message/priority", MessagePriority.self, choices: ["normal", "high"]) {
+                if let priority = context.choice(
+                    value, "/message/priority", MessagePriority.self, choices: ["normal", "high"])
+                {
                     notification.message.priority = priority
                 }
             case .ttl:

@@ -23,7 +23,10 @@ struct PayloadValidator {
     /// The formats `platform.android` routes to (`--android-formats`).
     let androidFormats: OutputFormatSet
 
-    init(document: JSONDocument, lenient: Bool, androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats) {
+    init(
+        document: JSONDocument, lenient: Bool,
+        androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats
+    ) {
         self.document = document
         self.androidFormats = androidFormats
         context = ValidationContext(document: document, lenient: lenient)
@@ -106,7 +109,11 @@ struct PayloadValidator {
             switch document.key(name, as: PlatformKey.self) {
             case .ios:
                 guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "ios")) { platformIOS = flag } else { platformInvalid = true }
+                if let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
+                    platformIOS = flag
+                } else {
+                    platformInvalid = true
+                }
             case .android:
                 guard !document.isNull(value) else { continue }
                 if let flag = context.bool(value, JSONPointer.appending(path, "android")) {

@@ -9,7 +9,8 @@ enum URLRules {
     static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         guard isAlpha(utf8[0]) else { return false }
-        for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon]) where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
+        for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon])
+        where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
             return false
         }
         // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3).
@@ -37,22 +38,31 @@ enum URLRules {
     private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var hostStart = range.lowerBound
         if let at = utf8[range].firstIndex(of: UInt8(ascii: "@")) {
-            guard isValid(utf8, range.lowerBound..<at, allowing: { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") })
+            guard
+                isValid(
+                    utf8, range.lowerBound..<at,
+                    allowing: { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") })
             else { return false }
             hostStart = at + 1
         }
         var portStart: Int?
         if hostStart < range.upperBound && utf8[hostStart] == UInt8(ascii: "[") {
-            guard let close = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: "]")), close > hostStart + 1 else { return false }
+            guard let close = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: "]")),
+                close > hostStart + 1
+            else { return false }
             let literal = UnsafeBufferPointer(rebasing: utf8[(hostStart + 1)..<close])
-            guard literal.allSatisfy({ isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else { return false }
+            guard literal.allSatisfy({ isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else {
+                return false
+            }
             if close + 1 < range.upperBound {
                 guard utf8[close + 1] == UInt8(ascii: ":") else { return false }
                 portStart = close + 2
             }
         } else {
             let hostEnd = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
-            guard isValid(utf8, hostStart..<hostEnd, allowing: { isUnreserved($0) || isSubDelimiter($0) }) else { return false }
+            guard isValid(utf8, hostStart..<hostEnd, allowing: { isUnreserved($0) || isSubDelimiter($0) }) else {
+                return false
+            }
             if hostEnd < range.upperBound { portStart = hostEnd + 1 }
         }
         if let portStart {
@@ -90,13 +100,15 @@ enum URLRules {
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: "~")
     }
 
     private static func isSubDelimiter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"),
             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
             true
         default: false
@@ -123,13 +135,17 @@ enum URLRules {
         }
         // authority = [userinfo "@"] host [":" port]; the host ends at ':' (or ']' for an IP literal).
         var end = index
-        while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?"), utf8[end] != UInt8(ascii: "#") {
+        while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?"),
+            utf8[end] != UInt8(ascii: "#")
+        {
             end += 1
         }
         var hostStart = index
         for position in index..<end where utf8[position] == UInt8(ascii: "@") { hostStart = position + 1 }
         guard hostStart < end else { return false }
-        if utf8[hostStart] == UInt8(ascii: "[") { return hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]") }
+        if utf8[hostStart] == UInt8(ascii: "[") {
+            return hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]")
+        }
         return utf8[hostStart] != UInt8(ascii: ":")
     }
 

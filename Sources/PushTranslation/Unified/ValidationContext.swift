@@ -23,7 +23,8 @@ struct ValidationContext {
 
     /// Reports a key that is not part of the object's contract.
     mutating func unknownField(_ path: @autoclosure () -> String, in objectName: String) {
-        let diagnostic = Diagnostic(.unknownField, at: path(), "unknown field in \(objectName); remove it or check its spelling")
+        let diagnostic = Diagnostic(
+            .unknownField, at: path(), "unknown field in \(objectName); remove it or check its spelling")
         if lenient { warnings.append(diagnostic) } else { errors.append(diagnostic) }
     }
 
@@ -91,7 +92,8 @@ struct ValidationContext {
         case .value(let integer) where range.contains(integer):
             return integer
         case .value, .outsideInt64:
-            let message = "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
+            let message =
+                "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
             error(.outOfRange, path(), message)
             return nil
         }
@@ -99,7 +101,8 @@ struct ValidationContext {
 
     /// A finite number at least `minimum` (exclusive when `exclusive`), at most `maximum` when given.
     mutating func number(
-        _ token: Int, _ path: @autoclosure () -> String, minimum: Double = 0, exclusive: Bool = false, maximum: Double? = nil
+        _ token: Int, _ path: @autoclosure () -> String, minimum: Double = 0, exclusive: Bool = false,
+        maximum: Double? = nil
     ) -> JSONNumber? {
         guard document.kind(token) == .number else {
             wrongType(path(), expected: "a number", got: token)

@@ -27,7 +27,8 @@ public struct OperationsRoutes: Sendable {
 
     /// The answer to `method uri` (the query string is ignored); `HEAD` is answered as `GET`, without body.
     public func respond(method: HTTPMethod, uri: String) -> Response {
-        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
+        let path =
+            uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
         guard ["/metrics", "/health", "/ready"].contains(path) else {
             return .text(.notFound, "not found: try /metrics, /health or /ready\n")
         }

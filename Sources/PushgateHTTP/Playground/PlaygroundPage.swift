@@ -23,7 +23,9 @@ enum PlaygroundPage {
             guard let close = Self.find(Self.close, in: template, from: nameStart) else {
                 throw PlaygroundResourceError("playground.html: a {{ without }}")
             }
-            page.append(contentsOf: Self.withoutFinalNewline(try file(String(decoding: template[nameStart..<close], as: UTF8.self))))
+            page.append(
+                contentsOf: Self.withoutFinalNewline(
+                    try file(String(decoding: template[nameStart..<close], as: UTF8.self))))
             index = close + Self.close.count
         }
         page.append(contentsOf: template[index...])

@@ -34,7 +34,8 @@ public struct PlaygroundRequest: Sendable, Equatable {
     private static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             let names = codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return names.isEmpty ? "the request" : names.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            return names.isEmpty
+                ? "the request" : names.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -124,7 +125,8 @@ extension PlaygroundRequest {
             var headers: [RecordHeader] = []
             for (index, pair) in (record.headers ?? []).enumerated() {
                 guard pair.count == 2, let name = pair[0] else {
-                    return .failure(.init(message: "record.headers[\(index)] must be [NAME, VALUE] (VALUE may be null)"))
+                    return .failure(
+                        .init(message: "record.headers[\(index)] must be [NAME, VALUE] (VALUE may be null)"))
                 }
                 headers.append(RecordHeader(name: name, value: pair[1].map { Array($0.utf8) }))
             }
@@ -134,7 +136,8 @@ extension PlaygroundRequest {
                 for name in names {
                     guard let format = OutputFormat(rawValue: name), format.isAndroidFormat else {
                         let accepted = TranslatorConfiguration.androidFormatNames.joined(separator: ", ")
-                        return .failure(.init(message: "android_formats: unknown name '\(name)'; accepted: \(accepted)"))
+                        return .failure(
+                            .init(message: "android_formats: unknown name '\(name)'; accepted: \(accepted)"))
                     }
                     formats.insert(format)
                 }
@@ -148,4 +151,3 @@ extension PlaygroundRequest {
         }
     }
 }
-

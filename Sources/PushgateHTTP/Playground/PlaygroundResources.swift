@@ -58,7 +58,9 @@ extension PlaygroundResources {
     static func resourceBundle() throws(PlaygroundResourceError) -> Bundle {
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         var folders = [Bundle.main.bundleURL]
-        if executable.deletingLastPathComponent() != folders[0] { folders.append(executable.deletingLastPathComponent()) }
+        if executable.deletingLastPathComponent() != folders[0] {
+            folders.append(executable.deletingLastPathComponent())
+        }
         for folder in folders {
             if let bundle = Bundle(path: folder.appendingPathComponent(bundleName).path) { return bundle }
         }

@@ -38,7 +38,8 @@ public struct PlaygroundRoutes: Sendable {
     /// The answer to `method uri` with `body` (the query string is ignored).
     /// - Parameter nowMs: the time used as record timestamp and read time when the request gives none.
     public func respond(method: HTTPMethod, uri: String, body: [UInt8], nowMs: Int64) -> Response {
-        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
+        let path =
+            uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
         switch path {
         case "/", "/index.html":
             guard method == .GET || method == .HEAD else { return .text(.methodNotAllowed, "use GET\n") }
@@ -58,7 +59,8 @@ public struct PlaygroundRoutes: Sendable {
     public var tooLarge: Response {
         .text(
             .payloadTooLarge,
-            "the request is larger than \(maxRequestBytes) bytes (--max-payload-bytes \(maxPayloadBytes) plus \(Self.envelopeBytes))\n")
+            "the request is larger than \(maxRequestBytes) bytes (--max-payload-bytes \(maxPayloadBytes) plus \(Self.envelopeBytes))\n"
+        )
     }
 
     /// The records of one request: `[LINE, LINE, ..]` where each LINE is exactly one line of

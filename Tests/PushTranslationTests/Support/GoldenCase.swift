@@ -65,7 +65,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 if let format = OutputFormat(rawValue: format) { topics[format] = name }
             case "--dead-letter-topic": deadLetterTopic = value
             case "--android-formats":
-                guard let formats = TranslatorConfiguration.androidFormats(from: value) else { throw GoldenError.unknownArgument(argument) }
+                guard let formats = TranslatorConfiguration.androidFormats(from: value) else {
+                    throw GoldenError.unknownArgument(argument)
+                }
                 androidFormats = formats
             default: throw GoldenError.unknownArgument(argument)
             }

@@ -3,7 +3,9 @@ extension PayloadGenerator {
     mutating func payload() -> String {
         var members: [(String, String)] = []
         if chance(50) {
-            let id = valid ? "\"id-\(below(1000))\\u00e9\"" : chance(3) ? "\"" + String(repeating: "i", count: 129) + "\"" : text()
+            let id =
+                valid
+                ? "\"id-\(below(1000))\\u00e9\"" : chance(3) ? "\"" + String(repeating: "i", count: 129) + "\"" : text()
             members.append(("id", maybeWrong(id)))
         }
         if chance(30) { members.append(("platform", maybeWrong(platform()))) }
@@ -12,7 +14,10 @@ extension PayloadGenerator {
         if chance(60) { members.append(("data", maybeWrong(data()))) }
         if chance(60) { members.append(("custom", maybeWrong(custom()))) }
         if chance(20) { members.append(("dry_run", maybeWrong(bool()))) }
-        if chance(30) { members.append(("collapse_id", maybeWrong(chance(5) ? "\"" + String(repeating: "c", count: 65) + "\"" : text()))) }
+        if chance(30) {
+            members.append(
+                ("collapse_id", maybeWrong(chance(5) ? "\"" + String(repeating: "c", count: 65) + "\"" : text())))
+        }
         if chance(20) { members.append(("thread_id", maybeWrong(text()))) }
         if chance(30) { members.append(("action", maybeWrong(action(button: false)))) }
         if chance(30) { members.append(("actions", maybeWrong(actions()))) }
@@ -31,7 +36,9 @@ extension PayloadGenerator {
     }
 
     mutating func platform() -> String {
-        let members = some(["ios", "android", "web"], percent: 60) { g, name in name == "web" ? "true" : g.maybeWrong(g.bool()) }
+        let members = some(["ios", "android", "web"], percent: 60) { g, name in
+            name == "web" ? "true" : g.maybeWrong(g.bool())
+        }
         return object(members)
     }
 
@@ -45,7 +52,8 @@ extension PayloadGenerator {
     mutating func message() -> String {
         var members = some(["title", "subtitle", "priority", "ttl", "colour"], percent: 55) { g, name in
             switch name {
-            case "priority": g.maybeWrong(g.either("\"high\"", ["\"normal\"", "\"high\"", "\"urgent\"", "\"h\\u0069gh\""]))
+            case "priority":
+                g.maybeWrong(g.either("\"high\"", ["\"normal\"", "\"high\"", "\"urgent\"", "\"h\\u0069gh\""]))
             case "ttl": g.maybeWrong(g.either("60", ["0", "60", "2419200", "2419201", "-1", "1.5", "1e3"]))
             case "colour": "\"red\""
             default: g.maybeWrong(g.text())
@@ -57,19 +65,28 @@ extension PayloadGenerator {
     }
 
     mutating func data() -> String {
-        let names = ["order_id", "amount", "deep_link", "aps", "adb_x", "alert", "fb_push_card", "fb_push_payload",
-                     "notification-action", "category-actions", "n", "o", "\\u0061ps", "adb\\u005fy"]
+        let names = [
+            "order_id", "amount", "deep_link", "aps", "adb_x", "alert", "fb_push_card", "fb_push_payload",
+            "notification-action", "category-actions", "n", "o", "\\u0061ps", "adb\\u005fy",
+        ]
         var members: [(String, String)] = []
-        for _ in 0..<below(5) { members.append((valid && chance(90) ? pick(Array(names.prefix(3)) + ["n", "o"]) : pick(names), anyValue())) }
+        for _ in 0..<below(5) {
+            members.append((valid && chance(90) ? pick(Array(names.prefix(3)) + ["n", "o"]) : pick(names), anyValue()))
+        }
         return object(members)
     }
 
     mutating func custom() -> String {
         var members: [(String, String)] = []
-        let strings = ["ios_sound", "ios_category", "ios_launch_image", "ios_title_loc_key", "ios_action_loc_key", "ios_loc_key",
-                       "android_channel_id", "android_click_action", "android_icon", "android_sound", "android_title_loc_key",
-                       "android_body_loc_key", "android_body_loc_key_action"]
-        let args = ["ios_title_loc_args", "ios_loc_args", "android_title_loc_args", "android_body_loc_args", "android_body_loc_key_args"]
+        let strings = [
+            "ios_sound", "ios_category", "ios_launch_image", "ios_title_loc_key", "ios_action_loc_key", "ios_loc_key",
+            "android_channel_id", "android_click_action", "android_icon", "android_sound", "android_title_loc_key",
+            "android_body_loc_key", "android_body_loc_key_action",
+        ]
+        let args = [
+            "ios_title_loc_args", "ios_loc_args", "android_title_loc_args", "android_body_loc_args",
+            "android_body_loc_key_args",
+        ]
         for name in strings where chance(15) { members.append((name, maybeWrong(text()))) }
         for name in args where chance(12) {
             members.append((name, maybeWrong(chance(30) ? text() : textArray())))
@@ -99,7 +116,9 @@ extension PayloadGenerator {
             }
             members.append(("value", value))
         }
-        for flag in ["destructive", "authentication", "foreground"] where chance(20) { members.append((flag, maybeWrong(bool()))) }
+        for flag in ["destructive", "authentication", "foreground"] where chance(20) {
+            members.append((flag, maybeWrong(bool())))
+        }
         if chance(25) { members.append((pick(["extra", "payload", "x\\u0079"]), anyValue())) }
         shuffle(&members)
         return object(members)

@@ -1,12 +1,17 @@
 extension PayloadGenerator {
     mutating func carousel() -> String {
-        var members = some(["mode", "layout", "expanded_title", "expanded_body", "uri", "colors", "extra"], percent: 40) { g, name in
+        var members = some(
+            ["mode", "layout", "expanded_title", "expanded_body", "uri", "colors", "extra"], percent: 40
+        ) { g, name in
             switch name {
             case "mode": g.maybeWrong(g.either("\"manual\"", ["\"auto\"", "\"manual\"", "\"fast\""]))
             case "layout": g.maybeWrong(g.either("\"filmstrip\"", ["\"default\"", "\"filmstrip\"", "\"grid\""]))
             case "uri": g.maybeWrong(g.url())
             case "colors":
-                g.maybeWrong(g.object(g.some(["title", "body", "background", "border"], percent: 50) { g, _ in g.maybeWrong(g.color()) }))
+                g.maybeWrong(
+                    g.object(
+                        g.some(["title", "body", "background", "border"], percent: 50) { g, _ in g.maybeWrong(g.color())
+                        }))
             case "extra": "1"
             default: g.maybeWrong(g.text())
             }
@@ -29,7 +34,10 @@ extension PayloadGenerator {
 
     mutating func card() -> String {
         var members = some(
-            ["size", "corner_radius", "content_inset", "backdrop_color", "dismiss_color", "campaign", "hero", "body", "actions", "x"],
+            [
+                "size", "corner_radius", "content_inset", "backdrop_color", "dismiss_color", "campaign", "hero", "body",
+                "actions", "x",
+            ],
             percent: 55
         ) { g, name in
             switch name {
@@ -63,7 +71,9 @@ extension PayloadGenerator {
             default: "1"
             }
         }
-        if chance(90) { members.append(("type", maybeWrong(pick(["\"image\"", "\"gif\"", "\"color\"", "\"video\""])))) }
+        if chance(90) {
+            members.append(("type", maybeWrong(pick(["\"image\"", "\"gif\"", "\"color\"", "\"video\""]))))
+        }
         if chance(60) {
             members.removeAll { $0.0 == "url" || $0.0 == "color" }
             members.append(chance(50) ? ("url", url()) : ("color", color()))
@@ -92,7 +102,8 @@ extension PayloadGenerator {
             switch name {
             case "height": g.maybeWrong(g.number())
             case "content": g.maybeWrong(g.styledText())
-            case "content_align": g.maybeWrong(g.either("\"bottom\"", ["\"top\"", "\"center\"", "\"bottom\"", "\"middle\""]))
+            case "content_align":
+                g.maybeWrong(g.either("\"bottom\"", ["\"top\"", "\"center\"", "\"bottom\"", "\"middle\""]))
             default: "1"
             }
         }
@@ -102,18 +113,24 @@ extension PayloadGenerator {
     }
 
     mutating func cardBody() -> String {
-        var members = some(["content", "padding"], percent: 50) { g, name in name == "content" ? g.maybeWrong(g.styledText()) : "1" }
+        var members = some(["content", "padding"], percent: 50) { g, name in
+            name == "content" ? g.maybeWrong(g.styledText()) : "1"
+        }
         if valid || chance(85) { members.append(("background", maybeWrong(background()))) }
         shuffle(&members)
         return object(members)
     }
 
     mutating func cardActions() -> String {
-        let names = ["style", "layout_style", "background", "height", "top_inset", "content_inset", "corner_radius", "buttons", "x"]
+        let names = [
+            "style", "layout_style", "background", "height", "top_inset", "content_inset", "corner_radius", "buttons",
+            "x",
+        ]
         let members = some(names, percent: 45) { g, name in
             switch name {
             case "style": g.maybeWrong(g.either("\"detached\"", ["\"attached\"", "\"detached\"", "\"floating\""]))
-            case "layout_style": g.maybeWrong(g.either("\"vertical\"", ["\"horizontal\"", "\"vertical\"", "\"diagonal\""]))
+            case "layout_style":
+                g.maybeWrong(g.either("\"vertical\"", ["\"horizontal\"", "\"vertical\"", "\"diagonal\""]))
             case "background": g.maybeWrong(g.background())
             case "buttons": g.maybeWrong(g.cardButtons())
             case "x": "2"
@@ -126,7 +143,9 @@ extension PayloadGenerator {
     mutating func cardButtons() -> String {
         var buttons: [String] = []
         for _ in 0..<below(4) {
-            let button = some(["background_color", "border_color", "border_width", "content", "url", "icon"], percent: 45) { g, name in
+            let button = some(
+                ["background_color", "border_color", "border_width", "content", "url", "icon"], percent: 45
+            ) { g, name in
                 switch name {
                 case "background_color", "border_color": g.maybeWrong(g.color())
                 case "border_width": g.maybeWrong(g.number())

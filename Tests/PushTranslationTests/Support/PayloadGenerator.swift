@@ -25,18 +25,28 @@ struct PayloadGenerator {
     static let texts = [
         "Hello", "Order shipped", "é ü ñ", "😀 party", "\\u00e9t\\u00e9", "line\\nbreak", "tab\\there", "say \\\"hi\\\"",
         "back\\\\slash", "\\ud83d\\ude00", "\\/path", "\\u0001ctl", "\\u001F", "a/b~c", "e\\u0301", "x", "",
-        String(repeating: "long text ", count: 8), String(repeating: "é", count: 71), String(repeating: "b", count: 601),
+        String(repeating: "long text ", count: 8), String(repeating: "é", count: 71),
+        String(repeating: "b", count: 601),
     ]
     static let urls = [
         "https://example.com/a.png", "http://cdn.example.com/x?y=1#z", "HTTPS://EXAMPLE.COM/", "myapp://book/1", "app:",
         "https://", "ftp://files.example.com/a.png", "not a url", "https://exa mple.com", "https://user@host:8080/p",
-        "https://[::1]/x", "https://a.b/%zz", "https://a.b/%41", "mailto:a@b.c", "https:\\/\\/escaped.example.com\\/i.png", "",
+        "https://[::1]/x", "https://a.b/%zz", "https://a.b/%41", "mailto:a@b.c",
+        "https:\\/\\/escaped.example.com\\/i.png", "",
     ]
-    static let colors = ["#FF5733", "ff5733", "#ff5733cc", "#FFF", "#GG0000", "#00000000", "123456", "#1234567", "\\u0023ABCDEF", ""]
-    static let numbers = ["0", "1", "-1", "1.50", "0.4", "1e2", "-0", "2147483647", "2147483648", "1e400", "12345678901234567890", "3.0", "14"]
+    static let colors = [
+        "#FF5733", "ff5733", "#ff5733cc", "#FFF", "#GG0000", "#00000000", "123456", "#1234567", "\\u0023ABCDEF", "",
+    ]
+    static let numbers = [
+        "0", "1", "-1", "1.50", "0.4", "1e2", "-0", "2147483647", "2147483648", "1e400", "12345678901234567890", "3.0",
+        "14",
+    ]
 
     static let validTexts = texts.filter { !$0.isEmpty }
-    static let validURLs = ["https://example.com/a.png", "HTTPS://EXAMPLE.COM/", "https:\\/\\/escaped.example.com\\/i.png", "http://h/\\u00e9"]
+    static let validURLs = [
+        "https://example.com/a.png", "HTTPS://EXAMPLE.COM/", "https:\\/\\/escaped.example.com\\/i.png",
+        "http://h/\\u00e9",
+    ]
     static let validColors = ["#FF5733", "#a1b2c3", "#00000F"]
     static let validNumbers = ["0", "1", "0.4", "14", "1.50", "1e-1"]
 
@@ -80,7 +90,8 @@ struct PayloadGenerator {
 
     /// The keys the generator adds only to be unknown.
     static let unknownNames: Set<String> = [
-        "web", "colour", "extra", "caption", "border", "x", "alpha", "weight", "width", "padding", "icon", "unknown", "Message",
+        "web", "colour", "extra", "caption", "border", "x", "alpha", "weight", "width", "padding", "icon", "unknown",
+        "Message",
         "a~b/c", "\\u0069d", "ios_badges",
     ]
 

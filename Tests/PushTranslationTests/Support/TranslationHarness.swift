@@ -19,14 +19,19 @@ enum Harness {
         _ json: String, lenient: Bool = false, headers: [RecordHeader] = [], timestampMs: Int64? = Harness.timestampMs,
         maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes
     ) -> [OutputRecord] {
-        let translator = Translator(configuration: TranslatorConfiguration(lenient: lenient, maxPayloadBytes: maxPayloadBytes))
-        return translator.translate(record(json, headers: headers, timestampMs: timestampMs), readAtMs: 1_800_000_000_000)
+        let translator = Translator(
+            configuration: TranslatorConfiguration(lenient: lenient, maxPayloadBytes: maxPayloadBytes))
+        return translator.translate(
+            record(json, headers: headers, timestampMs: timestampMs), readAtMs: 1_800_000_000_000)
     }
 
-    static func translate(bytes: [UInt8], maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes) -> [OutputRecord] {
+    static func translate(bytes: [UInt8], maxPayloadBytes: Int = TranslatorConfiguration.defaultMaxPayloadBytes)
+        -> [OutputRecord]
+    {
         let translator = Translator(configuration: TranslatorConfiguration(maxPayloadBytes: maxPayloadBytes))
         let record = InputRecord(
-            topic: "push.unified", partition: 0, offset: 7, key: nil, value: bytes, headers: [], timestampMs: timestampMs)
+            topic: "push.unified", partition: 0, offset: 7, key: nil, value: bytes, headers: [],
+            timestampMs: timestampMs)
         return translator.translate(record, readAtMs: timestampMs)
     }
 }

@@ -12,7 +12,8 @@ enum APSWriter {
         var alwaysMutableContent = false
 
         static let standard = Variant()
-        static let adobe = Variant(alwaysAlertObject: true, fixedCategory: "AEPNotification", alwaysMutableContent: true)
+        static let adobe = Variant(
+            alwaysAlertObject: true, fixedCategory: "AEPNotification", alwaysMutableContent: true)
     }
 
     /// Whether the alert has any content.
@@ -30,12 +31,15 @@ enum APSWriter {
     }
 
     /// Writes `"aps":{...}` as the next member.
-    static func write(_ notification: PushNotification, variant: Variant, _ document: JSONDocument, into writer: inout JSONWriter) {
+    static func write(
+        _ notification: PushNotification, variant: Variant, _ document: JSONDocument, into writer: inout JSONWriter
+    ) {
         let message = notification.message
         let ios = notification.ios
         writer.key("aps")
         writer.beginObject()
-        let alertIsBodyOnly = message.body != nil && message.title == nil && message.subtitle == nil
+        let alertIsBodyOnly =
+            message.body != nil && message.title == nil && message.subtitle == nil
             && ios.launchImage == nil && ios.titleLocKey == nil && ios.titleLocArgs == nil
             && ios.actionLocKey == nil && ios.locKey == nil && ios.locArgs == nil
         if alertIsBodyOnly && !variant.alwaysAlertObject, let body = message.body {
@@ -96,6 +100,7 @@ enum APSWriter {
         guard isBackground(notification) && !notification.ios.contentAvailable else { return nil }
         return Diagnostic(
             .emptyNotification, at: "",
-            "nothing to deliver: give message.title or message.body, custom.ios_badge, custom.ios_sound or custom.ios_content_available")
+            "nothing to deliver: give message.title or message.body, custom.ios_badge, custom.ios_sound or custom.ios_content_available"
+        )
     }
 }

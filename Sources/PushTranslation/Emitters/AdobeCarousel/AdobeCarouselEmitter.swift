@@ -77,13 +77,15 @@ struct AdobeCarouselEmitter: Emitter {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/title",
-                    "\(title) characters; Adobe's carousel guidance is at most \(Self.titleGuidance), longer titles may be cut"))
+                    "\(title) characters; Adobe's carousel guidance is at most \(Self.titleGuidance), longer titles may be cut"
+                ))
         }
         if let body = notification.message.body.map(document.characterCount), body > Self.bodyGuidance {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/body",
-                    "\(body) characters; Adobe's carousel guidance is at most \(Self.bodyGuidance), longer bodies may be cut"))
+                    "\(body) characters; Adobe's carousel guidance is at most \(Self.bodyGuidance), longer bodies may be cut"
+                ))
         }
         return warnings.sorted()
     }

@@ -9,7 +9,8 @@ struct AndroidExpandableEmitter: Emitter {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.body == nil {
             errors.append(
-                Diagnostic(.missingField, at: "/message/body", "android-expandable needs message.body, the notification text"))
+                Diagnostic(
+                    .missingField, at: "/message/body", "android-expandable needs message.body, the notification text"))
         }
         guard errors.isEmpty, let body = notification.message.body else {
             return Emission(value: [], errors: errors, warnings: [])

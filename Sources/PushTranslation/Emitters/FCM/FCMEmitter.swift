@@ -39,8 +39,10 @@ struct FCMEmitter: Emitter {
     static func hasNotification(_ notification: PushNotification) -> Bool {
         let android = notification.android
         return notification.message.title != nil || notification.message.body != nil || android.icon != nil
-            || android.sound != nil || android.clickAction != nil || android.channelID != nil || android.titleLocKey != nil
-            || android.titleLocArgs != nil || android.bodyLocKey != nil || android.bodyLocArgs != nil || android.ledColor != nil
+            || android.sound != nil || android.clickAction != nil || android.channelID != nil
+            || android.titleLocKey != nil
+            || android.titleLocArgs != nil || android.bodyLocKey != nil || android.bodyLocArgs != nil
+            || android.ledColor != nil
     }
 
     /// `data` with every value a string: strings copied, anything else as its compact JSON text.
@@ -138,7 +140,8 @@ enum FCMReservedKeys {
         var errors: [Diagnostic] = []
         for (name, _) in document.members(data.token) {
             let lowered = document.decodedBytes(name).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-            let reserved = ["from", "notification", "message_type"].contains { lowered.elementsEqual($0.utf8) }
+            let reserved =
+                ["from", "notification", "message_type"].contains { lowered.elementsEqual($0.utf8) }
                 || lowered.starts(with: "google".utf8) || lowered.starts(with: "gcm".utf8)
             guard reserved else { continue }
             let text = document.string(name)

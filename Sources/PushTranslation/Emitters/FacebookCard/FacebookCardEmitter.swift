@@ -13,7 +13,9 @@ struct FacebookCardEmitter: Emitter {
     func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
-        guard errors.isEmpty, let card = notification.card else { return Emission(value: [], errors: errors, warnings: []) }
+        guard errors.isEmpty, let card = notification.card else {
+            return Emission(value: [], errors: errors, warnings: [])
+        }
         return JSONWriter.withScratch { writer in
             writer.beginObject()
             APSWriter.write(notification, variant: .standard, document, into: &writer)
@@ -120,7 +122,9 @@ struct FacebookCardEmitter: Emitter {
         writer.endObject()
     }
 
-    private func writeStyledText(_ key: StaticString, _ text: Card.StyledText?, _ document: JSONDocument, _ writer: inout JSONWriter) {
+    private func writeStyledText(
+        _ key: StaticString, _ text: Card.StyledText?, _ document: JSONDocument, _ writer: inout JSONWriter
+    ) {
         guard let text else { return }
         writer.key(key)
         writer.beginObject()

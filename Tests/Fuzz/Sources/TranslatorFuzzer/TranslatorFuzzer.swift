@@ -59,7 +59,9 @@ private func check(_ records: [OutputRecord], of input: [UInt8], by translator: 
             }
         } else {
             seenDeadLetter = true
-            guard record.topic == configuration.deadLetterTopic else { fuzzFailure("a dead letter on topic \(record.topic)") }
+            guard record.topic == configuration.deadLetterTopic else {
+                fuzzFailure("a dead letter on topic \(record.topic)")
+            }
             guard record.value == input else { fuzzFailure("a dead letter whose value is not the input") }
         }
     }
