@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ServiceLifecycle
 
 /// The listening socket shared by pushgate's HTTP servers (operations, playground): HTTP/1.1 with
 /// NIO's error handling, one fresh handler per connection.
@@ -19,5 +20,24 @@ enum HTTPListener {
                 }
             }
             .bind(host: host, port: port).get()
+    }
+
+    /// Serves `host:port` with `makeHandler`'s handlers until graceful shutdown or cancellation, then
+    /// closes the listening socket: the `run()` of pushgate's HTTP services. `onBound` gets the bound
+    /// port once connections are accepted.
+    /// - Throws: `cannotBind(error)` when the address cannot be bound (port in use, no permission).
+    static func serve<Handler: ChannelInboundHandler>(
+        host: String, port: Int, handler makeHandler: @escaping @Sendable () -> Handler,
+        cannotBind: (any Error) -> any Error, onBound: (Int) -> Void
+    ) async throws where Handler.InboundIn == HTTPServerRequestPart {
+        let channel: any Channel
+        do {
+            channel = try await bind(host: host, port: port, handler: makeHandler)
+        } catch {
+            throw cannotBind(error)
+        }
+        onBound(channel.localAddress?.port ?? port)
+        try? await gracefulShutdown()
+        try? await channel.close()
     }
 }

@@ -10,14 +10,10 @@ import Testing
 @Suite("A failed worker stops without waiting out the revocation drain", .serialized, .timeLimit(.minutes(3)))
 struct FailedWorkerStopTests {
     @Test func aFailedWorkerLeavesItsGroupWithoutWaitingForItsRecordsInFlight() async throws {
-        let broker = try EmbeddedBroker(
-            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
-        defer { broker.shutdown() }
-        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: RefusalChainTests.payload, headers: [])
-        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
         // A permanent error: the record cannot be written, and the worker stops (SPEC section 7 keeps
         // its input uncommitted for the next worker).
-        #expect(broker.perform(controlCommand: "error Produce TOPIC_AUTHORIZATION_FAILED 1") == "ok")
+        let broker = try await RefusalChainTests.brokerWithOneInput(failingProduceWith: "TOPIC_AUTHORIZATION_FAILED 1")
+        defer { broker.shutdown() }
 
         let log = CapturedLog()
         let revokeDrainTimeout = Duration.seconds(60)

@@ -18,15 +18,27 @@ import Testing
 struct RefusalChainTests {
     static let payload = Array(#"{"targets":["apns"],"message":{"title":"T","body":"B"}}"#.utf8)
 
+    /// An embedded broker with one partition per topic and one input (``payload``, key `user-1`), whose
+    /// next Produce requests fail with `errors` (`CODE COUNT`): injected after the input is written, so
+    /// only the worker's requests meet them.
+    static func brokerWithOneInput(failingProduceWith errors: String) async throws -> EmbeddedBroker {
+        let broker = try EmbeddedBroker(
+            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: payload, headers: [])
+        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
+        let answer = broker.perform(controlCommand: "error Produce \(errors)")
+        guard answer == "ok" else {
+            broker.shutdown()
+            throw PythonKafkaClient.Failed(description: "error Produce \(errors): \(answer)")
+        }
+        return broker
+    }
+
     /// The output is refused, then its dead letter, then that dead letter without its value: nothing
     /// smaller is left, so the last is written again after a pause, and the worker goes on.
     @Test func aDeadLetterRefusedEvenWithoutItsValueIsWrittenAgain() async throws {
-        let broker = try EmbeddedBroker(
-            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let broker = try await Self.brokerWithOneInput(failingProduceWith: "MSG_SIZE_TOO_LARGE 3")
         defer { broker.shutdown() }
-        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
-        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
-        #expect(broker.perform(controlCommand: "error Produce MSG_SIZE_TOO_LARGE 3") == "ok")
 
         let log = CapturedLog()
         let worker = WorkerUnderTest(broker: broker, log: log)
@@ -57,12 +69,8 @@ struct RefusalChainTests {
     /// then leaves the record to the partition's new owner instead of writing it or stopping. Once the
     /// broker takes records again, the input is written and committed.
     @Test func aRecordRefusedWhileItsPartitionIsRevokedIsLeftToTheNewOwner() async throws {
-        let broker = try EmbeddedBroker(
-            topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
+        let broker = try await Self.brokerWithOneInput(failingProduceWith: "MSG_SIZE_TOO_LARGE 100000")
         defer { broker.shutdown() }
-        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: Self.payload, headers: [])
-        try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
-        #expect(broker.perform(controlCommand: "error Produce MSG_SIZE_TOO_LARGE 100000") == "ok")
 
         let firstLog = CapturedLog()
         let first = WorkerUnderTest(broker: broker, log: firstLog)

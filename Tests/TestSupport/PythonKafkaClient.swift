@@ -66,6 +66,8 @@ public enum PythonKafkaClient {
 
     public struct Failed: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// Runs the script on a dedicated thread (waiting for a process blocks) and returns its stdout.

@@ -1,5 +1,4 @@
 import Logging
-import NIOCore
 import ServiceLifecycle
 
 /// The HTTP server of `/metrics`, `/health` and `/ready` (``OperationsRoutes``), a swift-service-lifecycle
@@ -33,18 +32,14 @@ public struct OperationsServer: Service {
     /// Binds, serves until graceful shutdown or cancellation, then closes the listening socket.
     /// - Throws: when the address cannot be bound (port in use, no permission).
     public func run() async throws {
-        let routes = self.routes
-        let channel: any Channel
-        do {
-            channel = try await HTTPListener.bind(host: host, port: port) { OperationsHTTPHandler(routes: routes) }
-        } catch {
-            throw OperationsServerError(description: "cannot serve metrics on \(host):\(port): \(error)")
-        }
-        let boundPort = channel.localAddress?.port ?? port
-        logger.info("serving /metrics, /health and /ready on \(host):\(boundPort)")
-        onListening(boundPort)
-        try? await gracefulShutdown()
-        try? await channel.close()
+        let (routes, host, port) = (self.routes, self.host, self.port)
+        try await HTTPListener.serve(
+            host: host, port: port, handler: { OperationsHTTPHandler(routes: routes) },
+            cannotBind: { OperationsServerError(description: "cannot serve metrics on \(host):\(port): \($0)") },
+            onBound: { boundPort in
+                logger.info("serving /metrics, /health and /ready on \(host):\(boundPort)")
+                onListening(boundPort)
+            })
         logger.info("metrics server stopped")
     }
 }

@@ -1,5 +1,4 @@
 import Logging
-import NIOCore
 import ServiceLifecycle
 
 /// The HTTP server of `pushgate playground` (``PlaygroundRoutes``), a swift-service-lifecycle `Service`:
@@ -33,19 +32,15 @@ public struct PlaygroundServer: Service {
     /// Binds, serves until graceful shutdown or cancellation, then closes the listening socket.
     /// - Throws: ``PlaygroundServerError`` when the address cannot be bound (port in use, no permission).
     public func run() async throws {
-        let routes = self.routes
-        let channel: any Channel
-        do {
-            channel = try await HTTPListener.bind(host: host, port: port) { PlaygroundHTTPHandler(routes: routes) }
-        } catch {
-            throw PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \(error)")
-        }
-        let boundPort = channel.localAddress?.port ?? port
-        let shown = host.contains(":") ? "[\(host)]" : host
-        logger.notice("playground: http://\(shown):\(boundPort)/")
-        onListening(boundPort)
-        try? await gracefulShutdown()
-        try? await channel.close()
+        let (routes, host, port) = (self.routes, self.host, self.port)
+        try await HTTPListener.serve(
+            host: host, port: port, handler: { PlaygroundHTTPHandler(routes: routes) },
+            cannotBind: { PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \($0)") },
+            onBound: { boundPort in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                logger.notice("playground: http://\(shown):\(boundPort)/")
+                onListening(boundPort)
+            })
         logger.info("playground stopped")
     }
 }
