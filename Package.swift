@@ -116,7 +116,7 @@ let package = Package(
         ),
         .target(
             name: "PushgateTestSupport",
-            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Kafka", "Operations", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -133,6 +133,7 @@ let package = Package(
         .testTarget(
             name: "PushgateHTTPTests",
             dependencies: [
+                "PushgateTestSupport",
                 "PushgateHTTP", "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -28,7 +28,7 @@ enum KafkaTestSupport {
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
-                throw TimedOut(what: "reading \(count) records")
+                throw TimedOut(what: "\(count) records are read")
             }
             let first = try await group.next() ?? []
             group.cancelAll()
@@ -36,5 +36,4 @@ enum KafkaTestSupport {
         }
     }
 
-    struct TimedOut: Error { let what: String }
 }

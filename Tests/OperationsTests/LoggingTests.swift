@@ -3,6 +3,7 @@ import Kafka
 import Logging
 import Operations
 import PushWorker
+import PushgateTestSupport
 import Testing
 
 @Suite("Logs: JSON lines, secrets never written")

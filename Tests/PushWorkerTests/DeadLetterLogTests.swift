@@ -22,6 +22,6 @@ struct DeadLetterLogTests {
         let translation = Translator(configuration: TranslatorConfiguration()).translation(of: input, readAtMs: 0)
         #expect(translation.deadLetters.count == 1)
         worker.report(translation)
-        #expect(captured.messages == Array(repeating: "warning dead letter", count: lines))
+        #expect(captured.lines == Array(repeating: "warning dead letter", count: lines))
     }
 }

@@ -19,7 +19,7 @@ struct FailedWorkerStopTests {
         let revokeDrainTimeout = Duration.seconds(60)
         let worker = WorkerUnderTest(broker: broker, log: log, revokeDrainTimeout: revokeDrainTimeout)
         try await waitUntil("the worker has its partition") {
-            log.messages.contains { $0.hasPrefix("info partitions assigned") }
+            log.lines.contains { $0.hasPrefix("info partitions assigned") }
         }
         let assigned = ContinuousClock.now
         await #expect(throws: DeliveryFailure.self) { try await worker.waitUntilStopped() }
@@ -27,8 +27,8 @@ struct FailedWorkerStopTests {
             ContinuousClock.now - assigned < revokeDrainTimeout / 2,
             "the worker stopped without waiting for its record in flight, which can never be acknowledged")
 
-        let failed = try #require(log.messages.firstIndex { $0.hasPrefix("error stopping after a failure") })
-        let revoked = try #require(log.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
+        let failed = try #require(log.lines.firstIndex { $0.hasPrefix("error stopping after a failure") })
+        let revoked = try #require(log.lines.firstIndex { $0.hasPrefix("info partitions revoked") })
         #expect(failed < revoked, "the failure is told before the partitions are given up")
         let committed = try await PythonKafkaClient.committed(
             group: worker.group, topic: "push.unified", bootstrap: broker.bootstrapServers)

@@ -77,7 +77,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         await producer.shutdown(flushTimeout: .milliseconds(100))
         // Only configuration warnings: the unreachable bootstrap server also makes connection warnings.
-        return captured.messages.filter {
+        return captured.lines.filter {
             $0.hasPrefix("warning") && !$0.contains("_TRANSPORT") && !$0.contains("_ALL_BROKERS_DOWN")
         }
     }

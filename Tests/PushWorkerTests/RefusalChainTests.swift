@@ -59,7 +59,7 @@ struct RefusalChainTests {
         #expect(headers["pushgate-format"] == "apns")
         #expect(headers["__connect.errors.exception.class.name"] == "payload_too_large")
         #expect(
-            log.messages.contains {
+            log.lines.contains {
                 $0.hasPrefix("warning record refused as too large with nothing smaller to write instead")
             })
     }
@@ -75,15 +75,15 @@ struct RefusalChainTests {
         let firstLog = CapturedLog()
         let first = WorkerUnderTest(broker: broker, log: firstLog)
         try await waitUntil("the first worker writes the last record again") {
-            firstLog.messages.contains { $0.hasPrefix("warning record refused as too large with nothing smaller") }
+            firstLog.lines.contains { $0.hasPrefix("warning record refused as too large with nothing smaller") }
         }
         let second = WorkerUnderTest(broker: broker, log: CapturedLog(), group: first.group)
         try await waitUntil("the first worker leaves the refused record to the new owner", timeout: .seconds(60)) {
-            firstLog.messages.contains { $0.contains("its new owner reads the input again") }
+            firstLog.lines.contains { $0.contains("its new owner reads the input again") }
         }
-        let revoked = try #require(firstLog.messages.firstIndex { $0.hasPrefix("info partitions revoked") })
+        let revoked = try #require(firstLog.lines.firstIndex { $0.hasPrefix("info partitions revoked") })
         let leftToOwner = try #require(
-            firstLog.messages.firstIndex { $0.contains("its new owner reads the input again") })
+            firstLog.lines.firstIndex { $0.contains("its new owner reads the input again") })
         #expect(revoked < leftToOwner)
 
         #expect(broker.perform(controlCommand: "clear Produce") == "ok")

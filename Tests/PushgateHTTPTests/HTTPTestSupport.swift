@@ -54,26 +54,4 @@ enum HTTPTestSupport {
             return labels.allSatisfy { key.contains("\($0.key)=\"\($0.value)\"") }
         }.values.reduce(0, +)
     }
-
-    /// Repeats `body` until it returns a value or `seconds` pass.
-    static func eventually<T>(seconds: Double = 30, _ what: String, _ body: () async throws -> T?) async throws -> T {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let value = try? await body() { return value }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        throw TimedOut(what: what)
-    }
-
-    struct TimedOut: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "timed out waiting for \(what)" }
-    }
-
-    /// A log output keeping its lines.
-    final class CapturedLog: Sendable {
-        private let stored = Mutex<[String]>([])
-        var lines: [String] { stored.withLock { $0 } }
-        var output: LogOutput { LogOutput { line in self.stored.withLock { $0.append(line) } } }
-    }
 }

@@ -6,6 +6,7 @@ import PushModel
 import PushTranslation
 import PushWorker
 import PushgateHTTP
+import PushgateTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -31,14 +32,14 @@ struct MetricsIntegrationTests {
         let broker = try EmbeddedBroker(topics: topics, partitions: 4, logger: quiet)
         defer { broker.shutdown() }
 
-        let log = HTTPTestSupport.CapturedLog()
+        let log = CapturedLog()
         var logger = Logger(label: "pushgate") { PushgateLogHandler(label: $0, format: .json, output: log.output) }
         logger.logLevel = .info
         let metrics = PrometheusMetrics()
         let health = WorkerHealth()
         let configuration = PushWorkerConfiguration(
             bootstrapServers: broker.bootstrapServers, groupId: "ops-\(UInt32.random(in: 0...UInt32.max))",
-            kafkaProperties: ["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"],
+            kafkaProperties: BrokerTesting.quickGroup,
             commitInterval: .milliseconds(200), statisticsIntervalMs: 300)
         let port = PortBox()
         let server = OperationsServer(
@@ -54,9 +55,9 @@ struct MetricsIntegrationTests {
                 logger: quiet))
         let running = Task { try await group.run() }
 
-        let bound = try await HTTPTestSupport.eventually("the server to listen") { port.value }
+        let bound = try await eventually("the server to listen") { port.value }
         #expect(try await HTTPTestSupport.get("/health", port: bound).status == 200)
-        _ = try await HTTPTestSupport.eventually("/ready to answer 200") {
+        _ = try await eventually("/ready to answer 200") {
             try await HTTPTestSupport.get("/ready", port: bound).status == 200 ? true : nil
         }
 
@@ -93,7 +94,7 @@ struct MetricsIntegrationTests {
             expectedProduced.count == 5 && expectedDeadLetters.count >= 3 && !expectedWarnings.isEmpty,
             "inputs cover every label")
 
-        let samples = try await HTTPTestSupport.eventually("every record to be counted") { () -> [String: Double]? in
+        let samples = try await eventually("every record to be counted") { () -> [String: Double]? in
             let response = try await HTTPTestSupport.get("/metrics", port: bound)
             let samples = HTTPTestSupport.samples(response.body)
             let done =
@@ -121,7 +122,7 @@ struct MetricsIntegrationTests {
         }
         #expect(HTTPTestSupport.value(samples, MetricName.translationDuration + "_count") == Double(count))
         #expect(HTTPTestSupport.value(samples, MetricName.endToEndLatency + "_count") == Double(count))
-        _ = try await HTTPTestSupport.eventually("consumer lag from statistics") { () -> Bool? in
+        _ = try await eventually("consumer lag from statistics") { () -> Bool? in
             let body = try await HTTPTestSupport.get("/metrics", port: bound).body
             return body.contains(MetricName.consumerLag + "{topic=\"push.unified\"") ? true : nil
         }

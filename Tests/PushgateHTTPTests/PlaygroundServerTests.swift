@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PushgateHTTP
+import PushgateTestSupport
 import Testing
 
 @Suite("Playground server")
@@ -45,7 +46,7 @@ struct PlaygroundServerTests {
             port: 0, routes: try PlaygroundRoutesTests.routes(maxPayloadBytes: maxPayloadBytes), logger: logger,
             onListening: { port.set($0) })
         let running = Task { try await server.run() }
-        let bound = try await HTTPTestSupport.eventually(seconds: 20, "the playground to listen") { port.value }
+        let bound = try await eventually(seconds: 20, "the playground to listen") { port.value }
         do {
             try await body(bound)
         } catch {

@@ -31,6 +31,17 @@ public func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condit
     }
 }
 
+/// Repeats `body` every 200 ms until it returns a value (an error counts as none yet); throws
+/// ``TimedOut`` after `seconds`.
+public func eventually<T>(seconds: Double = 30, _ what: String, _ body: () async throws -> T?) async throws -> T {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if let value = try? await body() { return value }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+    throw TimedOut(what: what)
+}
+
 /// A test gave up waiting for something.
 public struct TimedOut: Error, CustomStringConvertible {
     /// What was waited for.

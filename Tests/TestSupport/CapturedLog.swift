@@ -1,17 +1,23 @@
 import Logging
+import Operations
 import Synchronization
 
-/// A log handler keeping `LEVEL MESSAGE` lines, for tests that check what was logged and in which order.
+/// A log kept in memory, for tests that check what was logged and in which order: as `LEVEL MESSAGE`
+/// lines through ``handler(label:)``, or as the lines pushgate's own log handler writes through
+/// ``output``.
 public final class CapturedLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let stored = Mutex<[String]>([])
 
     public init() {}
 
     /// The lines logged so far, oldest first.
-    public var messages: [String] { lines.withLock { $0 } }
+    public var lines: [String] { stored.withLock { $0 } }
 
-    /// A handler writing into this log; every level is kept.
+    /// A handler keeping `LEVEL MESSAGE` lines; every level is kept unless the logger says otherwise.
     public func handler(label: String = "captured") -> some LogHandler { Handler(log: self) }
+
+    /// An output for `PushgateLogHandler`, keeping each line it writes.
+    public var output: LogOutput { LogOutput { line in self.stored.withLock { $0.append(line) } } }
 
     private struct Handler: LogHandler {
         let log: CapturedLog
@@ -24,7 +30,7 @@ public final class CapturedLog: Sendable {
         }
 
         func log(event: LogEvent) {
-            log.lines.withLock { $0.append("\(event.level) \(event.message)") }
+            log.stored.withLock { $0.append("\(event.level) \(event.message)") }
         }
     }
 }
