@@ -68,6 +68,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(PYTHON) scripts/validate_schemas.py
 	$(PYTHON) -m unittest discover -s Tests/Conformance
+	$(PYTHON) -m unittest discover -s Tests/Integration -p 'test_*.py'
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
@@ -81,6 +82,9 @@ test: deps
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
 	  { echo "worker_e2e.py failed once (see above); retrying once"; $(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN); }
+	@# A sample of the fault matrix (docs/testing-fault-matrix.md): 5 of its 36 cells, chosen by the seed it
+	@# prints first (replay a failed cell with the command it prints); about two minutes.
+	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 5
 
 ## Translation throughput (not a test): payloads/s on one core against a baseline in the same run.
 bench: build-release
