@@ -20,12 +20,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--matrix" ]; then
   usage="usage: scripts/soak.sh --matrix N [--seed S]"
-  repetitions=${2:?$usage}
   seed=$(( (RANDOM << 15 | RANDOM) % 1000000 ))
-  if [ $# -gt 2 ]; then
-    [ "$3" = "--seed" ] && [ $# -eq 4 ] || { echo "$usage" >&2; exit 64; }
-    seed=$4
-  fi
+  case $# in
+    2) ;;
+    4) [ "$3" = "--seed" ] || { echo "$usage" >&2; exit 64; }; seed=$4 ;;
+    *) echo "$usage" >&2; exit 64 ;;
+  esac
+  repetitions=$2
   echo "soak: the fault matrix $repetitions times, seed $seed"
   make --no-print-directory deps
   swift build --product pushgate
