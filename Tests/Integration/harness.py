@@ -16,6 +16,7 @@ import glob
 import json
 import logging
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -36,6 +37,12 @@ QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
 # Every input carries these headers: the first is forwarded to every output and dead letter, the
 # second (an apns-* name, in another case) must be dropped. `pushgate translate` gets the same.
 HEADERS = [("trace-id", b"e2e-trace"), ("APNS-Priority", b"10")]
+
+
+def client_config(address, settings):
+    """A confluent-kafka client's configuration; brokers go down on purpose here, so librdkafka's
+    connection errors (log level 3) are not printed: a client that cannot work fails or times out."""
+    return {"bootstrap.servers": address, "log_level": 2, **settings}
 
 
 class HarnessError(Exception):
@@ -67,6 +74,7 @@ class Broker:
     error goes to `log_path` (default: this process's)."""
 
     def __init__(self, pushgate, partitions=8, brokers=1, log_path=None):
+        self.log_path = log_path
         log = open(log_path, "w") if log_path else None
         self.process = subprocess.Popen(
             [pushgate, "broker", "--partitions", str(partitions), "--brokers", str(brokers), "--control"],
@@ -77,17 +85,20 @@ class Broker:
         if not self.address:
             raise HarnessError(f"pushgate broker printed no address (exit {self.process.wait()})")
 
-    def control(self, line):
-        """Sends one fault command; raises HarnessError unless the broker answers `ok`."""
+    def control(self, line, timeout=30):
+        """Sends one fault command; raises HarnessError unless the broker answers `ok` within `timeout` s."""
         try:
             self.process.stdin.write(line + "\n")
             self.process.stdin.flush()
-            answer = self.process.stdout.readline().strip()
+            answered = select.select([self.process.stdout], [], [], timeout)[0]
+            answer = self.process.stdout.readline().strip() if answered else ""
         except BrokenPipeError:
             answer = ""
         LOG.info(f"broker: {line} -> {answer or '(no answer)'}")
         if answer != "ok":
-            raise HarnessError(f"broker refused {line!r}: {answer or 'it exited ' + str(self.process.poll())}")
+            status = self.process.poll()
+            raise HarnessError(f"broker refused {line!r}: " + (answer or (f"it exited {status}" if status is not None
+                                                                          else f"no answer in {timeout} s")))
 
     def alive(self):
         return self.process.poll() is None
@@ -115,7 +126,7 @@ def start_worker(pushgate, address, group, name, log_path, level="warning"):
 def produce(address, count, keys):
     """Writes `count` inputs at once (payloads in turn, `input_key` keys, HEADERS, TIMESTAMP)."""
     corpus = payloads()
-    producer = Producer({"bootstrap.servers": address, "enable.idempotence": True, "linger.ms": 20})
+    producer = Producer(client_config(address, {"enable.idempotence": True, "linger.ms": 20}))
     for index in range(count):
         while True:
             try:
@@ -140,7 +151,7 @@ def assign_from_beginning(consumer, topics):
 
 def input_records_dropped(address):
     """How many input records the embedded broker no longer has (low watermarks above 0)."""
-    checker = Consumer({"bootstrap.servers": address, "group.id": "e2e-watermarks"})
+    checker = Consumer(client_config(address, {"group.id": "e2e-watermarks"}))
     dropped = sum(checker.get_watermark_offsets(TopicPartition(INPUT_TOPIC, p), timeout=10)[0]
                   for p in partitions_of(checker, INPUT_TOPIC))
     checker.close()
@@ -150,7 +161,7 @@ def input_records_dropped(address):
 def read_all(address, topics, expect=None, idle=2.0, timeout=240, complete=None):
     """Reads every record of `topics` until `expect` records (or, with `complete`, until
     `complete(records)` is true: duplicates make a count unreliable) and `idle` quiet seconds."""
-    consumer = Consumer({"bootstrap.servers": address, "group.id": "e2e-reader", "enable.auto.commit": False})
+    consumer = Consumer(client_config(address, {"group.id": "e2e-reader", "enable.auto.commit": False}))
     assign_from_beginning(consumer, topics)
     records, last, deadline = [], time.monotonic(), time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -178,8 +189,8 @@ class BackgroundReader:
         self.thread.start()
 
     def _run(self, address, topics):
-        consumer = Consumer({"bootstrap.servers": address, "group.id": "e2e-background-reader",
-                             "enable.auto.commit": False})
+        consumer = Consumer(client_config(address, {"group.id": "e2e-background-reader",
+                                                      "enable.auto.commit": False}))
         assign_from_beginning(consumer, topics)
         while not self.stopping.is_set():
             batch = consumer.consume(1000, 0.2)
@@ -220,7 +231,7 @@ class BackgroundReader:
 
 def committed_and_end_offsets(address, group):
     """The group's committed offsets and the input topic's end offsets, by partition."""
-    checker = Consumer({"bootstrap.servers": address, "group.id": group})
+    checker = Consumer(client_config(address, {"group.id": group}))
     partitions = partitions_of(checker, INPUT_TOPIC)
     committed = {tp.partition: tp.offset for tp in checker.committed(
         [TopicPartition(INPUT_TOPIC, p) for p in partitions], timeout=10)}

@@ -18,7 +18,7 @@ import time
 
 from confluent_kafka import Producer
 
-from harness import HEADERS, INPUT_TOPIC, TIMESTAMP, HarnessError, input_key, payloads, start_worker
+from harness import HEADERS, INPUT_TOPIC, TIMESTAMP, HarnessError, client_config, input_key, payloads, start_worker
 
 SIGTERM_TIMEOUT = 60
 ASSIGNED = re.compile(r"partitions assigned: push")
@@ -31,8 +31,8 @@ class Feed:
     def __init__(self, address, count, keys):
         corpus = payloads()
         self.pending = collections.deque((input_key(i, keys), corpus[i % len(corpus)]) for i in range(count))
-        self.producer = Producer({"bootstrap.servers": address, "enable.idempotence": True, "linger.ms": 5,
-                                  "max.in.flight.requests.per.connection": 1, "log.connection.close": False})
+        self.producer = Producer(client_config(address, {"enable.idempotence": True, "linger.ms": 5,
+                                                         "max.in.flight.requests.per.connection": 1}))
         self.errors, self.lock, self.paused = [], threading.Lock(), False
         self.stopping, self.thread = threading.Event(), None
 
