@@ -15,7 +15,7 @@
 # The fault matrix (Tests/Integration/fault_matrix.py, docs/testing-fault-matrix.md) N times over: every
 # cell, 1 and 3 brokers, alone and paired with a rebalance, with random timings from a seed printed
 # first (`--seed S` replays its choices). It uses the debug build, the one `make test` runs the matrix's
-# sample with, so timings are those of the sample. About 15 minutes a repetition.
+# sample with, so timings are those of the sample. 12-14 minutes a repetition.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--matrix" ]; then

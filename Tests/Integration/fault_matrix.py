@@ -18,8 +18,8 @@ Faults (NAME), each with 1 and 3 brokers:
   sigkill            a member is killed with SIGKILL, and a new one starts 0-2 s later
   sigterm            a member gets SIGTERM and must exit 0
 Alone, the fault lands 0-2.5 s after the first assignment, while inputs flow. Paired, a rebalance
-starts first (a member joins, or one gets SIGTERM and leaves) and the fault lands 0-3 s later, while
-the group rebalances. Produce errors are injected with the cell's own input producer paused, after a
+starts first (a member joins, or one gets SIGTERM and leaves; for broker_down only the latter, see
+FAULTS) and the fault lands 0-3 s later, while the group rebalances. Produce errors are injected with the cell's own input producer paused, after a
 burst of inputs, so that they land on the workers' requests; errors no request took are cleared after
 the window (2 s alone, 7 s paired: a rebalance on the mock takes about 5 s).
 
@@ -74,7 +74,7 @@ ASSIGN_TIMEOUT, COMPLETION_TIMEOUT, COMMIT_TIMEOUT = 20, 45, 20
 
 BROKER_CRASHED = "broker crashed"
 
-Fault = collections.namedtuple("Fault", "name apply members stable")
+Fault = collections.namedtuple("Fault", "name apply members stable triggers", defaults=[("join", "leave")])
 
 
 def produce_errors(run, code, count):
@@ -144,9 +144,12 @@ def sigterm(run):
 
 # members: how many workers run before the fault (paired with a member leaving: one more).
 # stable: alone, no rebalance may happen at all.
+# triggers: the rebalances a paired cell starts with. A broker taken down while a member joins makes
+# librdkafka 2.0.2's mock abort (rdkafka_mock_cgrp.c:567) in most runs (4 of 5 tried; 0 of 8 with a
+# member leaving), so broker_down pairs with a member leaving only.
 FAULTS = [Fault("too_large", too_large, 1, True), Fault("produce_retriable", produce_retriable, 1, True),
           Fault("fetch_error", fetch_error, 1, True), Fault("commit_error", commit_error, 1, False),
-          Fault("broker_down", broker_down, 1, False), Fault("latency", latency, 1, True),
+          Fault("broker_down", broker_down, 1, False, ("leave",)), Fault("latency", latency, 1, True),
           Fault("join", join, 1, False), Fault("sigkill", sigkill, 2, False), Fault("sigterm", sigterm, 2, False)]
 CELLS = [(fault, brokers, paired) for fault in FAULTS for brokers in (1, 3) for paired in (False, True)]
 
@@ -196,7 +199,7 @@ class Trail(logging.Handler):
 def drive(run):
     """Starts the workers, writes the inputs and lands the fault; returns once every input is written."""
     run.feed.burst(run.records * PRELOAD_PERCENT // 100)
-    trigger = run.rng.choice(["join", "leave"]) if run.paired else None
+    trigger = run.rng.choice(run.fault.triggers) if run.paired else None
     names = [run.workers.start() for _ in range(run.fault.members + (trigger == "leave"))]
     for name in run.workers.wait_assigned(names, ASSIGN_TIMEOUT):
         run.fail("no assignment", f"worker {name} had no partitions {ASSIGN_TIMEOUT} s after it started")
