@@ -33,10 +33,13 @@ struct OffsetCommitter: Sendable {
     }
 
     /// The last commit before leaving: retried a few times, as a rebalance or a broker hiccup may refuse it.
-    func commitFinally() async {
+    /// - Returns: whether the finished offsets were committed (`false` after five failed attempts).
+    @discardableResult
+    func commitFinally() async -> Bool {
         for attempt in 1...5 {
-            if await commit() { return }
+            if await commit() { return true }
             if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
         }
+        return false
     }
 }

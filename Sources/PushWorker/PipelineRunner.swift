@@ -39,7 +39,10 @@ struct PipelineRunner {
             logger.warning(
                 "\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
         }
-        await committer.commitFinally()
+        if !(await committer.commitFinally()) {
+            logger.warning(
+                "the last commit failed: the records finished since the one before are read again by the next owner")
+        }
         await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
         // Nothing finishes after the producer is shut down: leaving the group revokes every partition,
         // which must not wait for records in flight (the revocation drain) that never will.

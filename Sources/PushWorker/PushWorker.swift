@@ -110,7 +110,7 @@ public struct PushWorker: Service {
             logger.critical("worker stopped: \(failure)")
             throw failure
         }
-        logger.info("worker stopped after committing its work")
+        logger.info("worker stopped")
     }
 
     /// Two stages: the reading stage takes records in batches (whatever the consumer has buffered), takes

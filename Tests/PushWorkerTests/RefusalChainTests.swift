@@ -18,13 +18,15 @@ import Testing
 struct RefusalChainTests {
     static let payload = Array(#"{"targets":["apns"],"message":{"title":"T","body":"B"}}"#.utf8)
 
-    /// An embedded broker with one partition per topic and one input (``payload``, key `user-1`), whose
+    /// An embedded broker with one partition per topic and one input (`value`, key `user-1`), whose
     /// next Produce requests fail with `errors` (`CODE COUNT`): injected after the input is written, so
     /// only the worker's requests meet them.
-    static func brokerWithOneInput(failingProduceWith errors: String) async throws -> EmbeddedBroker {
+    static func brokerWithOneInput(
+        _ value: [UInt8] = payload, failingProduceWith errors: String
+    ) async throws -> EmbeddedBroker {
         let broker = try EmbeddedBroker(
             topics: WorkerTestSupport.allTopics, partitions: 1, logger: WorkerTestSupport.logger)
-        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: payload, headers: [])
+        let input = PythonKafkaClient.Record(key: Array("user-1".utf8), value: value, headers: [])
         try await PythonKafkaClient.produce([input], to: "push.unified", bootstrap: broker.bootstrapServers)
         let answer = broker.perform(controlCommand: "error Produce \(errors)")
         guard answer == "ok" else {
@@ -62,6 +64,33 @@ struct RefusalChainTests {
             log.lines.contains {
                 $0.hasPrefix("warning record refused as too large with nothing smaller to write instead")
             })
+    }
+
+    /// An empty input's dead letter has an empty value already: refused once, it has nothing smaller to
+    /// stand in for it, and is written again as it is (it stopped the worker, taken for a dead letter
+    /// already written without its value).
+    @Test func anEmptyInputsDeadLetterRefusedOnceIsWrittenAgain() async throws {
+        let broker = try await Self.brokerWithOneInput([], failingProduceWith: "MSG_SIZE_TOO_LARGE 1")
+        defer { broker.shutdown() }
+
+        let worker = WorkerUnderTest(broker: broker, log: CapturedLog())
+        let written = try await PythonKafkaClient.dump(
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        let committed = try await worker.waitForCommit(of: ["0": 1])
+        try await worker.stop()  // throws if the worker stopped on its own
+
+        #expect(committed == ["0": 1])
+        let records = written.map(WorkerTestSupport.output)
+        #expect(records.count == 1)
+        let deadLetter = try #require(records.first)
+        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) })
+        {
+            _, last in last
+        }
+        #expect(deadLetter.topic == "push.dlq")
+        #expect(deadLetter.value.isEmpty)
+        #expect(headers["__connect.errors.exception.class.name"] == "invalid_json")
+        #expect(headers["pushgate-value-omitted"] == nil, "the input's own bytes, none omitted")
     }
 
     /// The broker keeps refusing: the chain ends in writing the last record again and again. A second
