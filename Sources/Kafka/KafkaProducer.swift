@@ -16,6 +16,10 @@ public final class KafkaProducer: Sendable {
     let pollThread: PollThread
     /// Set once, by ``shutdown(flushTimeout:)``; read for every record, without a lock.
     private let closed = Atomic<Bool>(false)
+    /// Calls of ``produce(_:to:)`` past the check of `closed` that have not returned: ``shutdown(flushTimeout:)``
+    /// waits for them before it destroys the client, so a record handed over at that moment never
+    /// meets a destroyed handle.
+    private let producing = Atomic<Int>(0)
     private let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
 
@@ -74,7 +78,9 @@ public final class KafkaProducer: Sendable {
     /// thread. The fast path: nothing is allocated or copied per record on the Swift side.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
     public func produce(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) throws(KafkaError) {
-        if closed.load(ordering: .acquiring) { throw KafkaError.client("the producer is shut down") }
+        producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        if closed.load(ordering: .sequentiallyConsistent) { throw KafkaError.client("the producer is shut down") }
         let context = Unmanaged.passRetained(receiver as AnyObject)
         let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
         let failure = RDKafkaProduceArguments.withArguments(
@@ -152,8 +158,10 @@ public final class KafkaProducer: Sendable {
     /// Flushes (up to `flushTimeout`), fails what is still outstanding, stops the poll thread and
     /// destroys the librdkafka handle. Calling it again does nothing.
     public func shutdown(flushTimeout: Duration = .seconds(30)) async {
-        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        guard closed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         else { return }
+        // A call that passed the check of `closed` before it was set finishes handing its record over.
+        while producing.load(ordering: .sequentiallyConsistent) > 0 { try? await Task.sleep(for: .milliseconds(1)) }
         do {
             try await flush(timeout: flushTimeout)
         } catch {

@@ -11,12 +11,15 @@ final class DeliveryContext: Sendable {
     let producer: KafkaProducer
     let translator: Translator
     let logger: Logger
+    /// ``PushWorkerConfiguration/producerRecordLimit``: a replacement over it is written without its value.
+    let recordLimit: Int
 
-    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator, logger: Logger) {
+    init(ledger: DeliveryLedger, producer: KafkaProducer, translator: Translator, logger: Logger, recordLimit: Int) {
         self.ledger = ledger
         self.producer = producer
         self.translator = translator
         self.logger = logger
+        self.recordLimit = recordLimit
     }
 }
 
@@ -60,7 +63,7 @@ final class InputDelivery: KafkaDeliveryReceiver {
         // A partition revoked or lost since its record was read is its new owner's to redo: the input is
         // not committed, and is read and translated again there. Nothing of it needs writing here.
         guard context.ledger.isCurrent(ticket) else {
-            abandon(error: error)
+            abandon(reason: error.codeName)
             return
         }
         guard error.isRecordTooLarge, let refused = OutputRecord(refused: delivery) else {
@@ -91,15 +94,28 @@ final class InputDelivery: KafkaDeliveryReceiver {
     }
 
     /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.
+    /// A replacement over the record size limit is written without its value, as any dead letter is.
     private func write(_ record: OutputRecord) {
         let context = self.context
+        let ticket = self.ticket
+        let record = record.fitting(recordLimit: context.recordLimit)
         Task {
             do {
                 try await context.producer.produceWhenQueued(record, to: self)
             } catch {
-                context.ledger.fail(error)
+                failOrAbandon(error, ticket: ticket)
             }
         }
+    }
+
+    /// A record that could not be handed over from a task: the worker stops, unless the record's partition
+    /// is no longer assigned (its new owner reads the input again).
+    private func failOrAbandon(_ error: any Error, ticket: OffsetTracker.Ticket) {
+        guard context.ledger.isCurrent(ticket) else {
+            abandon(reason: (error as? KafkaError)?.codeName ?? "\(error)")
+            return
+        }
+        context.ledger.fail(error)
     }
 
     /// A refused record with nothing smaller to stand in for it (a dead letter already without its
@@ -125,12 +141,12 @@ final class InputDelivery: KafkaDeliveryReceiver {
             do {
                 try await Task.sleep(for: pause)
                 guard context.ledger.isCurrent(ticket) else {
-                    self.abandon(error: error)
+                    self.abandon(reason: error.codeName)
                     return
                 }
                 try await context.producer.produceWhenQueued(refused, to: self)
             } catch {
-                context.ledger.fail(error)
+                self.failOrAbandon(error, ticket: ticket)
             }
         }
     }
@@ -145,11 +161,11 @@ final class InputDelivery: KafkaDeliveryReceiver {
 
     /// Gives up the input of a partition this worker no longer owns (any thread): its slot is freed
     /// once, however many of its records fail; nothing of it is counted or committed.
-    private func abandon(error: KafkaError) {
+    private func abandon(reason: String) {
         guard !abandoned.exchange(true, ordering: .relaxed) else { return }
         context.logger.info(
             "a record of a partition no longer assigned was not written; its new owner reads the input again",
-            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "error": "\(error.codeName)"])
+            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "error": "\(reason)"])
         context.ledger.abandoned(ticket)
     }
 }

@@ -95,7 +95,8 @@ public struct PushWorker: Service {
         )
 
         let translator = Translator(configuration: configuration.translator)
-        let deliveries = DeliveryContext(ledger: ledger, producer: producer, translator: translator, logger: logger)
+        let deliveries = DeliveryContext(
+            ledger: ledger, producer: producer, translator: translator, logger: logger, recordLimit: recordLimit)
         let runner = PipelineRunner(
             consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
             logger: logger)
