@@ -36,6 +36,26 @@ struct RefusalChainTests {
         return broker
     }
 
+    /// Runs a worker until the broker's one input is committed, stops it gracefully (which throws if it
+    /// had stopped on its own), and returns the one record it wrote, with its headers by name.
+    static func theOneRecordWritten(
+        broker: EmbeddedBroker, log: CapturedLog
+    ) async throws -> (WorkerTestSupport.Output, [String: String]) {
+        let worker = WorkerUnderTest(broker: broker, log: log)
+        let written = try await PythonKafkaClient.dump(
+            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
+        let committed = try await worker.waitForCommit(of: ["0": 1])
+        try await worker.stop()
+        #expect(committed == ["0": 1])
+        let records = written.map(WorkerTestSupport.output)
+        #expect(records.count == 1)
+        let record = try #require(records.first)
+        let headers = Dictionary(record.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) }) {
+            _, last in last
+        }
+        return (record, headers)
+    }
+
     /// The output is refused, then its dead letter, then that dead letter without its value: nothing
     /// smaller is left, so the last is written again after a pause, and the worker goes on.
     @Test func aDeadLetterRefusedEvenWithoutItsValueIsWrittenAgain() async throws {
@@ -43,18 +63,7 @@ struct RefusalChainTests {
         defer { broker.shutdown() }
 
         let log = CapturedLog()
-        let worker = WorkerUnderTest(broker: broker, log: log)
-        let written = try await PythonKafkaClient.dump(
-            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
-        let committed = try await worker.waitForCommit(of: ["0": 1])
-        try await worker.stop()  // throws if the worker stopped on its own
-
-        #expect(committed == ["0": 1])
-        let records = written.map(WorkerTestSupport.output)
-        #expect(records.count == 1)
-        let deadLetter = try #require(records.first)
-        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) })
-        { _, last in last }
+        let (deadLetter, headers) = try await Self.theOneRecordWritten(broker: broker, log: log)
         #expect(deadLetter.topic == "push.dlq")
         #expect(deadLetter.value.isEmpty, "written without its value")
         #expect(headers["pushgate-value-omitted"] == "\(Self.payload.count)")
@@ -73,20 +82,7 @@ struct RefusalChainTests {
         let broker = try await Self.brokerWithOneInput([], failingProduceWith: "MSG_SIZE_TOO_LARGE 1")
         defer { broker.shutdown() }
 
-        let worker = WorkerUnderTest(broker: broker, log: CapturedLog())
-        let written = try await PythonKafkaClient.dump(
-            WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: 1)
-        let committed = try await worker.waitForCommit(of: ["0": 1])
-        try await worker.stop()  // throws if the worker stopped on its own
-
-        #expect(committed == ["0": 1])
-        let records = written.map(WorkerTestSupport.output)
-        #expect(records.count == 1)
-        let deadLetter = try #require(records.first)
-        let headers = Dictionary(deadLetter.headers.map { ($0.name, String(decoding: $0.value ?? [], as: UTF8.self)) })
-        {
-            _, last in last
-        }
+        let (deadLetter, headers) = try await Self.theOneRecordWritten(broker: broker, log: CapturedLog())
         #expect(deadLetter.topic == "push.dlq")
         #expect(deadLetter.value.isEmpty)
         #expect(headers["__connect.errors.exception.class.name"] == "invalid_json")
