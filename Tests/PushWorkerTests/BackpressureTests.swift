@@ -36,16 +36,7 @@ struct BackpressureTests {
                 .merging(["max.poll.interval.ms": "10000"]) { $1 },
             maxInFlightRecords: 100, commitInterval: .milliseconds(200))
         let health = WorkerHealth()
-        let services = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(
-                        service: PushWorker(
-                            configuration: configuration, logger: WorkerTestSupport.logger, health: health),
-                        successTerminationBehavior: .gracefullyShutdownGroup)
-                ],
-                logger: WorkerTestSupport.logger))
-        let running = Task { try await services.run() }
+        let worker = WorkerUnderTest(configuration: configuration, logger: WorkerTestSupport.logger, health: health)
 
         let clock = ContinuousClock()
         let joinDeadline = clock.now + .seconds(30)
@@ -74,8 +65,7 @@ struct BackpressureTests {
         let committed = try await PythonKafkaClient.committed(
             group: group, topic: "push.unified", bootstrap: broker.bootstrapServers)
         let failureBeforeShutdown = health.fatalError
-        await services.triggerGracefulShutdown()
-        try await running.value
+        try await worker.stop()
 
         #expect(writtenDuringOutage.values.reduce(0, +) == 0, "the output was really down")
         #expect(fewestAssigned == 4, "no rebalance during the outage")

@@ -29,15 +29,7 @@ struct PushWorkerIntegrationTests {
                 androidFormats: try #require(TranslatorConfiguration.androidFormats(from: androidFormats))),
             kafkaProperties: WorkerTestSupport.quickGroup, maxInFlightRecords: maxInFlight,
             commitInterval: .milliseconds(200))
-        let services = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(
-                        service: PushWorker(configuration: configuration, logger: WorkerTestSupport.logger),
-                        successTerminationBehavior: .gracefullyShutdownGroup)
-                ],
-                logger: WorkerTestSupport.logger))
-        let running = Task { try await services.run() }
+        let worker = WorkerUnderTest(configuration: configuration, logger: WorkerTestSupport.logger)
 
         let readBack = try await PythonKafkaClient.dump(
             ["push.unified"], bootstrap: broker.bootstrapServers, expect: inputs.count)
@@ -47,8 +39,7 @@ struct PushWorkerIntegrationTests {
             WorkerTestSupport.outputTopics, bootstrap: broker.bootstrapServers, expect: expected.count)
         // Let the last commits go out, then stop gracefully.
         try await Task.sleep(for: .milliseconds(600))
-        await services.triggerGracefulShutdown()
-        try await running.value
+        try await worker.stop()
 
         let actual = written.map(WorkerTestSupport.output)
         let missing = WorkerTestSupport.missing(expected, from: actual)

@@ -28,15 +28,7 @@ struct RefusedRecordTests {
         let configuration = PushWorkerConfiguration(
             bootstrapServers: broker.bootstrapServers, groupId: group, kafkaProperties: WorkerTestSupport.quickGroup,
             maxInFlightRecords: 100, commitInterval: .milliseconds(200))
-        let services = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(
-                        service: PushWorker(configuration: configuration, logger: WorkerTestSupport.logger),
-                        successTerminationBehavior: .gracefullyShutdownGroup)
-                ],
-                logger: WorkerTestSupport.logger))
-        let running = Task { try await services.run() }
+        let worker = WorkerUnderTest(configuration: configuration, logger: WorkerTestSupport.logger)
 
         // Each input gives an apns and an android-expandable output, or a dead letter in place of either.
         let written = try await PythonKafkaClient.dump(
@@ -45,8 +37,7 @@ struct RefusedRecordTests {
         let committed = try await PythonKafkaClient.committed(
             group: group, topic: "push.unified", bootstrap: broker.bootstrapServers)
         let ends = try await PythonKafkaClient.watermarks(topic: "push.unified", bootstrap: broker.bootstrapServers)
-        await services.triggerGracefulShutdown()
-        try await running.value  // the worker did not stop on the refusals: it ends normally here
+        try await worker.stop()  // the worker did not stop on the refusals: it ends normally here
 
         let outputs = written.map(WorkerTestSupport.output)
         let deadLetters = outputs.filter { $0.topic == "push.dlq" }
