@@ -175,6 +175,7 @@ public final class KafkaConsumer: Sendable {
         }
         let room = hasRoom ? min(max(buffer.room, 1), maxDrain) : 1
         var batch: [KafkaConsumerMessage] = []
+        var lastTopic: (handle: OpaquePointer?, name: String)?
         var bytes = 0
         // librdkafka's queue is measured before this poll drains it: a small queue (a few hundred records)
         // is emptied by one batch, so measured after, it would never look full.
@@ -187,7 +188,14 @@ public final class KafkaConsumer: Sendable {
             defer { rd_kafka_message_destroy(message) }
             let code = message.pointee.err
             if code == RD_KAFKA_RESP_ERR_NO_ERROR {
-                let topic = topics.name(of: message.pointee.rkt)
+                // Records of one poll mostly share a topic: its name is looked up once, not per record.
+                let topic: String
+                if let last = lastTopic, last.handle == message.pointee.rkt {
+                    topic = last.name
+                } else {
+                    topic = topics.name(of: message.pointee.rkt)
+                    lastTopic = (message.pointee.rkt, topic)
+                }
                 let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
                 bytes += message.pointee.len + message.pointee.key_len
                 batch.append(

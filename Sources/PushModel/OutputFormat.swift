@@ -52,8 +52,20 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         }
     }
 
-    /// ``allCases``, computed once: the formats in record order.
-    static let inRecordOrder = allCases
+    /// The first format in record order: `allCases.first`, without making the array.
+    static var firstInRecordOrder: OutputFormat { .apns }
+
+    /// The format after this one in record order (``allCases``), `nil` after the last: a `switch`, so
+    /// iterating a set touches no shared array (`OutputFormatCoverageTests` checks it follows `allCases`).
+    var nextInRecordOrder: OutputFormat? {
+        switch self {
+        case .apns: .adobeCarousel
+        case .adobeCarousel: .fbCard
+        case .fbCard: .androidExpandable
+        case .androidExpandable: .fcm
+        case .fcm: nil
+        }
+    }
 
     public static func < (lhs: OutputFormat, rhs: OutputFormat) -> Bool { lhs.order < rhs.order }
 }
@@ -89,14 +101,12 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
     /// Iterates the formats of a set in record order (``OutputFormat/allCases``).
     public struct Iterator: IteratorProtocol {
         var bits: UInt8
-        var position = 0
+        var candidate: OutputFormat? = OutputFormat.firstInRecordOrder
 
         /// The next format, `nil` after the last.
         public mutating func next() -> OutputFormat? {
-            let formats = OutputFormat.inRecordOrder
-            while position < formats.count {
-                let format = formats[position]
-                position += 1
+            while let format = candidate {
+                candidate = format.nextInRecordOrder
                 if bits & (1 << UInt8(format.order)) != 0 { return format }
             }
             return nil

@@ -20,6 +20,10 @@ struct OutputFormatCoverageTests {
             OutputFormat.allCases.map(\.rawValue) == ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"])
         for (index, format) in OutputFormat.allCases.enumerated() { #expect(format.order == index, "\(format)") }
         #expect(Array(OutputFormatSet(OutputFormat.allCases.reversed())) == OutputFormat.allCases)
+        for format in OutputFormat.allCases {
+            let set = OutputFormatSet([format])
+            #expect(Array(set) == [format], "a set of \(format) alone iterates to it")
+        }
     }
 
     @Test(arguments: OutputFormat.allCases)
