@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "PushgateHTTP",
             dependencies: [
-                "PushWorker", "PushTranslation", "PushModel",
+                "PushWorker", "PushTranslation", "PushModel", "Kafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),

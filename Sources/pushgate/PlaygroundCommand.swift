@@ -15,7 +15,8 @@ struct PlaygroundCommand: AsyncParsableCommand {
             GET / is the page (HTML, CSS and JavaScript in the binary; no network needed).
             POST /api/translate takes {"payload": TEXT, "record": {..}, "android_formats": [..], "lenient": BOOL} \
             and answers a JSON array of the lines `pushgate translate` writes.
-            Serves until SIGINT or SIGTERM.
+            Off loopback (--host other than 127.0.0.1, ::1 or localhost) --token-file is required: every /api \
+            request must then carry Authorization: Bearer TOKEN, or gets 401. Serves until SIGINT or SIGTERM.
             """
     )
 
@@ -25,21 +26,30 @@ struct PlaygroundCommand: AsyncParsableCommand {
     @Option(help: "The address to bind; loopback by default, so only this machine can reach the page.")
     var host = PlaygroundServer.defaultHost
 
+    @Option(help: "A file holding the token every /api request must carry (Authorization: Bearer TOKEN).")
+    var tokenFile: String?
+
     @Option(Settings.maxPayloadBytes)
     var maxPayloadBytes: Int?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         _ = try payloadLimit()
+        if let refusal = ListenAddressRule.refusal(host: host, hasToken: tokenFile != nil) {
+            throw ValidationError(refusal)
+        }
     }
 
     func run() async throws {
         var logger = Logger(label: "pushgate.playground")
         logger.logLevel = .notice
         let resources = try await DedicatedThread.run(name: "playground-resources") { try PlaygroundResources.load() }
+        let token = try await tokenFile.asyncMap { path in
+            try await DedicatedThread.run(name: "playground-token") { try BearerToken.read(path: path) }
+        }
         let server = PlaygroundServer(
             host: host, port: port, routes: PlaygroundRoutes(maxPayloadBytes: try payloadLimit(), resources: resources),
-            logger: logger,
+            token: token, logger: logger,
             onListening: { port in StandardStreams.writeLine("playground listening on port \(port)") })
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -10,3 +10,11 @@ func validating<Value>(_ body: () throws(SettingError) -> Value) throws(Validati
         throw ValidationError(error.description)
     }
 }
+
+extension Optional {
+    /// `transform` of the wrapped value, awaited; `nil` stays `nil`.
+    func asyncMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped) async rethrows -> Mapped? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

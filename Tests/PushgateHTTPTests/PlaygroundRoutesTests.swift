@@ -138,7 +138,10 @@ struct PlaygroundRoutesTests {
         #expect(page.contentType.hasPrefix("text/html"))
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains("<textarea id=\"payload\""))
-        #expect(!html.contains("<script src") && !html.contains("<link"), "the page loads nothing from elsewhere")
+        // The only link is the empty icon, so that the browser does not ask for /favicon.ico.
+        let withoutIcon = html.replacingOccurrences(of: "<link rel=\"icon\" href=\"data:,\">", with: "")
+        #expect(!html.contains("<script src"), "the page loads no script from elsewhere")
+        #expect(!withoutIcon.contains("<link"), "the page loads no style from elsewhere")
         #expect(routes.respond(method: .GET, uri: "/nope", body: [], nowMs: 1).status == .notFound)
         #expect(routes.respond(method: .GET, uri: "/api/translate", body: [], nowMs: 1).status == .methodNotAllowed)
         #expect(routes.respond(method: .POST, uri: "/", body: [], nowMs: 1).status == .methodNotAllowed)
@@ -163,7 +166,7 @@ struct PlaygroundRoutesTests {
         let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
         #expect(
             parts == [
-                "playground.css", "pointer.js", "playground.js", "preview-apple.js", "preview-card.js",
+                "playground.css", "pointer.js", "api.js", "playground.js", "preview-apple.js", "preview-card.js",
                 "preview-android.js",
             ])
         for part in parts {

@@ -11,14 +11,17 @@ import Foundation
 public struct PlaygroundResources: Sendable {
     /// The page as sent for `GET /`.
     public let page: [UInt8]
+    /// The console's page (`pushgate console`'s `GET /`), from `console.html` beside the playground's.
+    public let consolePage: [UInt8]
     /// The example payloads, one per line of the examples file.
     public let examples: [String]
     /// The body of `GET /api/examples`: ``examples`` as a JSON array of strings.
     public let examplesJSON: [UInt8]
 
-    /// Creates the resources from the page and the examples file's text (one payload per line).
-    public init(page: [UInt8], examplesFile: String) {
+    /// Creates the resources from the pages and the examples file's text (one payload per line).
+    public init(page: [UInt8], consolePage: [UInt8] = [], examplesFile: String) {
         self.page = page
+        self.consolePage = consolePage
         examples = examplesFile.split(separator: "\n").map(String.init)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -38,15 +41,18 @@ public struct PlaygroundResources: Sendable {
             }
             return Array(data)
         }
-        let page = try PlaygroundPage.assemble(try read("playground.html", in: "playground")) {
-            name throws(PlaygroundResourceError) in
-            guard !name.isEmpty, !name.contains("/") else {
-                throw PlaygroundResourceError("playground.html: '{{\(name)}}' does not name a file beside it")
+        func assemble(_ template: String) throws(PlaygroundResourceError) -> [UInt8] {
+            try PlaygroundPage.assemble(try read(template, in: "playground")) { name throws(PlaygroundResourceError) in
+                guard !name.isEmpty, !name.contains("/") else {
+                    throw PlaygroundResourceError("\(template): '{{\(name)}}' does not name a file beside it")
+                }
+                return try read(name, in: "playground")
             }
-            return try read(name, in: "playground")
         }
         let examples = try read("payloads.jsonl", in: "examples")
-        return PlaygroundResources(page: page, examplesFile: String(decoding: examples, as: UTF8.self))
+        return PlaygroundResources(
+            page: try assemble("playground.html"), consolePage: try assemble("console.html"),
+            examplesFile: String(decoding: examples, as: UTF8.self))
     }
 }
 

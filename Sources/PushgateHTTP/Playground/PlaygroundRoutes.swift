@@ -5,16 +5,9 @@ import PushTranslation
 
 /// What `pushgate playground` answers: `GET /` (the page), `GET /api/examples` (the example payloads)
 /// and `POST /api/translate` (the records `pushgate translate` would write, as a JSON array).
-public struct PlaygroundRoutes: Sendable {
+public struct PlaygroundRoutes: HTTPRoutes {
     /// One answer.
-    public struct Response: Sendable, Equatable {
-        /// The HTTP status.
-        public var status: HTTPResponseStatus
-        /// The `Content-Type`.
-        public var contentType: String
-        /// The body.
-        public var body: [UInt8]
-    }
+    public typealias Response = HTTPResponse
 
     /// The largest payload translated, in bytes (`--max-payload-bytes`); larger is a `too_large` dead letter.
     public let maxPayloadBytes: Int
@@ -35,12 +28,15 @@ public struct PlaygroundRoutes: Sendable {
         self.resources = resources
     }
 
+    /// The answer to `method uri` with `body`, at the current time.
+    public func respond(method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8]) async -> Response {
+        respond(method: method, uri: uri, body: body, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
     /// The answer to `method uri` with `body` (the query string is ignored).
     /// - Parameter nowMs: the time used as record timestamp and read time when the request gives none.
     public func respond(method: HTTPMethod, uri: String, body: [UInt8], nowMs: Int64) -> Response {
-        let path =
-            uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
-        switch path {
+        switch Self.path(of: uri) {
         case "/", "/index.html":
             guard method == .GET || method == .HEAD else { return .text(.methodNotAllowed, "use GET\n") }
             return Response(status: .ok, contentType: "text/html; charset=utf-8", body: resources.page)
@@ -81,11 +77,5 @@ public struct PlaygroundRoutes: Sendable {
         }
         out.append(UInt8(ascii: "]"))
         return Response(status: .ok, contentType: "application/json", body: out)
-    }
-}
-
-extension PlaygroundRoutes.Response {
-    static func text(_ status: HTTPResponseStatus, _ text: String) -> Self {
-        Self(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
     }
 }

@@ -10,6 +10,7 @@ public struct PlaygroundServer: Service {
     private let host: String
     private let port: Int
     private let routes: PlaygroundRoutes
+    private let token: BearerToken?
     private let logger: Logger
     private let onListening: @Sendable (Int) -> Void
 
@@ -17,14 +18,16 @@ public struct PlaygroundServer: Service {
     /// - Parameters:
     ///   - host: the address to bind. Default: ``defaultHost``.
     ///   - port: the TCP port; 0 picks a free one, reported to `onListening`.
+    ///   - token: when given, every `/api` request must carry it (``BearerToken``).
     ///   - onListening: called with the bound port once the server accepts connections.
     public init(
-        host: String = Self.defaultHost, port: Int, routes: PlaygroundRoutes, logger: Logger,
+        host: String = Self.defaultHost, port: Int, routes: PlaygroundRoutes, token: BearerToken? = nil, logger: Logger,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
         self.routes = routes
+        self.token = token
         self.logger = logger
         self.onListening = onListening
     }
@@ -32,9 +35,9 @@ public struct PlaygroundServer: Service {
     /// Binds, serves until graceful shutdown or cancellation, then closes the listening socket.
     /// - Throws: ``PlaygroundServerError`` when the address cannot be bound (port in use, no permission).
     public func run() async throws {
-        let (routes, host, port) = (self.routes, self.host, self.port)
+        let (routes, host, port, token) = (self.routes, self.host, self.port, self.token)
         try await HTTPListener.serve(
-            host: host, port: port, handler: { PlaygroundHTTPHandler(routes: routes) },
+            host: host, port: port, handler: { HTTPRequestHandler(routes: routes, token: token) },
             cannotBind: { PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \($0)") },
             onBound: { boundPort in
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -73,7 +73,7 @@ async function translate() {
   status.textContent = "translating…";
   let answer, body;
   try {
-    answer = await fetch("/api/translate", { method: "POST", headers: { "Content-Type": "application/json" },
+    answer = await apiFetch("/api/translate", { method: "POST", headers: { "Content-Type": "application/json" },
       body: sent });
     body = await answer.text();
   } catch (e) { body = String(e); answer = { ok: false, status: 0 }; }
@@ -157,7 +157,7 @@ function drawPreview(format, v) {
   }
 }
 
-fetch("/api/examples").then(r => r.json()).then(examples => {
+apiFetch("/api/examples").then(r => r.json()).then(examples => {
   const select = $("example");
   examples.forEach((text, i) => {
     let name = "example " + (i + 1);
@@ -170,6 +170,6 @@ fetch("/api/examples").then(r => r.json()).then(examples => {
     editor.value = reindent(text);
     highlight = null; clearTimeout(timer); translate(); renderBackdrop();
   });
-  if (editor.value === "") { select.value = "0"; select.dispatchEvent(new Event("change")); }
+  if (editor.value === "" && !window.pushgateConsole) { select.value = "0"; select.dispatchEvent(new Event("change")); }
 });
 renderBackdrop();

@@ -1,0 +1,111 @@
+import Kafka
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// `pushgate console` as a swift-service-lifecycle `Service`: the page and its API on `host:port`, and
+/// beside it the readers that keep the console's view of the cluster (the dead-letter topic whole, the
+/// output topics from the start, the live watch). It serves until graceful shutdown or cancellation.
+public struct ConsoleServer: Service {
+    private let host: String
+    private let port: Int
+    private let token: BearerToken?
+    private let settings: ConsoleSettings
+    private let routes: ConsoleRoutes
+    private let outputsReady: ReadyFlag
+    private let logger: Logger
+    private let onListening: @Sendable (Int) -> Void
+
+    /// Creates the console and its re-driver's producer.
+    /// - Parameters:
+    ///   - host: the address to bind (loopback unless a token is given: ``ListenAddressRule``).
+    ///   - port: the TCP port; 0 picks a free one, reported to `onListening`.
+    ///   - token: when given, every `/api` request must carry it.
+    ///   - resources: the page and the examples.
+    ///   - maxPayloadBytes: the translator's payload limit, for the editor and the request size limit.
+    public init(
+        host: String, port: Int, token: BearerToken?, settings: ConsoleSettings, resources: PlaygroundResources,
+        maxPayloadBytes: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) throws(KafkaError) {
+        let index = DeadLetterIndex(keptValueBytes: max(maxPayloadBytes, ConsoleWire.listedValueBytes))
+        let followThrough = FollowThrough()
+        let outputsReady = ReadyFlag()
+        let redriver = try Redriver(
+            producer: settings.producer, reader: settings.reader, inputTopic: settings.inputTopic,
+            deadLetterTopic: settings.deadLetterTopic, index: index, followThrough: followThrough,
+            beforeWriting: { await outputsReady.wait(atMost: .seconds(10)) }, logger: logger)
+        let watch = ClusterWatch(
+            topics: settings.watchedTopics, inputTopic: settings.inputTopic, consumer: settings.watcher, logger: logger)
+        routes = ConsoleRoutes(
+            page: resources.consolePage,
+            playground: PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: resources), index: index,
+            redriver: redriver, followThrough: followThrough, watch: watch, settings: settings)
+        self.host = host
+        self.port = port
+        self.token = token
+        self.settings = settings
+        self.outputsReady = outputsReady
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// Reads, watches and serves until graceful shutdown or cancellation.
+    /// - Throws: ``PlaygroundServerError`` when the address cannot be bound.
+    public func run() async throws {
+        let (routes, settings, logger, token, host, port) = (
+            self.routes, self.settings, self.logger, self.token, self.host, self.port
+        )
+        let outputsReady = self.outputsReady
+        let onListening = self.onListening
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await TopicFollower(
+                    topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger
+                )
+                .run { batch in
+                    for message in batch {
+                        routes.index.add(message)
+                        if let letter = routes.index.letter(partition: message.partition, offset: message.offset) {
+                            routes.followThrough.addDeadLetter(letter, topic: message.topic)
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                await TopicFollower(
+                    topics: settings.outputTopics.map(\.topic), start: .end, consumer: settings.reader, logger: logger,
+                    onAssigned: { outputsReady.set() }
+                ).run { batch in for message in batch { routes.followThrough.addOutput(message) } }
+            }
+            group.addTask { await routes.watch.run() }
+            try await HTTPListener.serve(
+                host: host, port: port, handler: { HTTPRequestHandler(routes: routes, token: token) },
+                cannotBind: {
+                    PlaygroundServerError(description: "cannot serve the console on \(host):\(port): \($0)")
+                },
+                onBound: { boundPort in
+                    let shown = host.contains(":") ? "[\(host)]" : host
+                    logger.notice("console: http://\(shown):\(boundPort)/")
+                    onListening(boundPort)
+                })
+            group.cancelAll()
+        }
+        await routes.redriver.shutdown()
+        logger.info("console stopped")
+    }
+}
+
+/// A flag set once, which tasks can wait for with a bound.
+final class ReadyFlag: Sendable {
+    private let isSet = Mutex(false)
+
+    func set() { isSet.withLock { $0 = true } }
+
+    /// Returns once the flag is set, or after `limit`.
+    func wait(atMost limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !isSet.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Which dead letters a request asks for: the filters of `GET /api/dead-letters`, all optional.
+///
+/// `code` (any of the letter's errors), `stage` (`parse`, `validate`, `emit`, or `none` for records
+/// pushgate did not write), `topic` and `partition` (the source record's), `key` (the key as text,
+/// exactly), `q` (text the value contains, exactly), `from_ms` and `to_ms` (the record timestamp, from
+/// inclusive, to exclusive). The time range also bounds the counts; the other filters do not.
+public struct DeadLetterQuery: Sendable, Equatable {
+    /// An error code the letter has.
+    public var code: String?
+    /// The letter's stage, or `none`.
+    public var stage: String?
+    /// The source record's topic.
+    public var sourceTopic: String?
+    /// The source record's partition.
+    public var sourcePartition: Int32?
+    /// The key, as text.
+    public var key: String?
+    /// Text in the value.
+    public var text: String?
+    /// Timestamps at or after this (ms).
+    public var fromMs: Int64?
+    /// Timestamps before this (ms).
+    public var toMs: Int64?
+
+    /// No filter: every letter.
+    public init() {}
+
+    /// The filters of a query string (`code=C&stage=S&...`, percent-encoded; `+` is a space).
+    /// - Throws: ``DeadLetterQueryError`` for a number that does not read as one.
+    public init(queryItems: [String: String]) throws(DeadLetterQueryError) {
+        func number<T: FixedWidthInteger>(_ name: String, as: T.Type) throws(DeadLetterQueryError) -> T? {
+            guard let text = queryItems[name], !text.isEmpty else { return nil }
+            guard let value = T(text) else { throw DeadLetterQueryError("\(name) must be an integer, got '\(text)'") }
+            return value
+        }
+        func item(_ name: String) -> String? { queryItems[name].flatMap { $0.isEmpty ? nil : $0 } }
+        code = item("code")
+        stage = item("stage")
+        sourceTopic = item("topic")
+        sourcePartition = try number("partition", as: Int32.self)
+        key = queryItems["key"]
+        text = item("q")
+        fromMs = try number("from_ms", as: Int64.self)
+        toMs = try number("to_ms", as: Int64.self)
+    }
+
+    /// Whether `letter` is in the time range.
+    func inTimeRange(_ letter: DeadLetter) -> Bool {
+        if fromMs == nil && toMs == nil { return true }
+        guard let timestamp = letter.timestampMs else { return false }
+        if let fromMs, timestamp < fromMs { return false }
+        if let toMs, timestamp >= toMs { return false }
+        return true
+    }
+
+    /// Whether `letter` passes every filter.
+    func matches(_ letter: DeadLetter) -> Bool {
+        guard inTimeRange(letter) else { return false }
+        if let code, !letter.codes.contains(code) { return false }
+        if let stage, (letter.stage ?? "none") != stage { return false }
+        if let sourceTopic, letter.source?.topic != sourceTopic { return false }
+        if let sourcePartition, letter.source?.partition != sourcePartition { return false }
+        if let key {
+            guard let letterKey = letter.key, String(decoding: letterKey, as: UTF8.self) == key else { return false }
+        }
+        if let text, !Self.contains(letter.value, Array(text.utf8)) { return false }
+        return true
+    }
+
+    /// Whether `needle` occurs in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The decoded items of `uri`'s query string (the last of a repeated name wins).
+    static func items(of uri: String) -> [String: String] { DeadLetterQueryItems.decode(uri) }
+}
+
+/// The query string of a request URI, decoded.
+public enum DeadLetterQueryItems {
+    /// The decoded items of `uri`'s query string: percent-encoding and `+` for a space undone; the last
+    /// of a repeated name wins.
+    public static func decode(_ uri: String) -> [String: String] {
+        guard let mark = uri.firstIndex(of: "?") else { return [:] }
+        var items: [String: String] = [:]
+        for pair in uri[uri.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            items[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return items
+    }
+}
+
+/// A query string the console cannot read (answered 400).
+public struct DeadLetterQueryError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,110 @@
+import Kafka
+import Synchronization
+
+/// What became of re-driven records: the outputs and dead letters pushgate wrote for them, found by
+/// the input record they name (`pushgate-source` of an output, `__connect.errors.*` of a dead letter).
+///
+/// The console reads every output topic from its own start and the dead-letter topic whole, and keeps
+/// what names a watched record (one it re-drove). A record may be translated before the console learns
+/// the offset it re-drove it at, so the most recent ``recentLimit`` other records are kept too, and
+/// looked through when a record is watched.
+public final class FollowThrough: Sendable {
+    /// A record pushgate wrote for an input record.
+    public struct Outcome: Sendable, Equatable {
+        /// The topic it is in.
+        public var topic: String
+        /// Its partition.
+        public var partition: Int32
+        /// Its offset.
+        public var offset: Int64
+        /// The format (`pushgate-format`); for a dead letter, the format of an emit-stage one.
+        public var format: String?
+        /// Whether it is a dead letter.
+        public var isDeadLetter: Bool
+        /// Its value, the output JSON (a dead letter's value is the payload: not kept).
+        public var value: [UInt8]
+        /// A dead letter's stage.
+        public var stage: String?
+        /// A dead letter's errors.
+        public var errors: [DeadLetter.Problem]
+    }
+
+    /// How many records naming an unwatched source are kept, newest.
+    public let recentLimit: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var watched: [String: [Outcome]] = [:]
+        var recent: [String: [Outcome]] = [:]
+        var recentOrder: [String] = []
+        var recentStart = 0
+        var seen: Set<Seen> = []
+    }
+
+    private struct Seen: Hashable {
+        var topic: String
+        var partition: Int32
+        var offset: Int64
+    }
+
+    /// Creates an empty follow-through.
+    public init(recentLimit: Int = 20_000) { self.recentLimit = recentLimit }
+
+    /// Starts keeping what names `source` (`TOPIC:PARTITION:OFFSET`), including what was read already.
+    public func watch(_ source: String) {
+        state.withLock { state in
+            guard state.watched[source] == nil else { return }
+            state.watched[source] = state.recent.removeValue(forKey: source) ?? []
+        }
+    }
+
+    /// What was found for `source` so far, in the order read; `nil` when it is not watched.
+    public func outcomes(of source: String) -> [Outcome]? { state.withLock { $0.watched[source] } }
+
+    /// Looks at one record of an output topic.
+    public func addOutput(_ message: KafkaConsumerMessage) {
+        guard let source = DeadLetter.text(of: "pushgate-source", in: message.headers) else { return }
+        let outcome = Outcome(
+            topic: message.topic, partition: message.partition, offset: message.offset,
+            format: DeadLetter.text(of: "pushgate-format", in: message.headers), isDeadLetter: false,
+            value: message.value, stage: nil, errors: [])
+        add(outcome, source: source)
+    }
+
+    /// Looks at one dead letter.
+    public func addDeadLetter(_ letter: DeadLetter, topic: String) {
+        guard let source = letter.source?.name else { return }
+        let outcome = Outcome(
+            topic: topic, partition: letter.partition, offset: letter.offset, format: letter.format,
+            isDeadLetter: true, value: [], stage: letter.stage, errors: letter.errors)
+        add(outcome, source: source)
+    }
+
+    private func add(_ outcome: Outcome, source: String) {
+        let limit = recentLimit
+        state.withLock { state in
+            // A record read twice (a reader made again after a failure) counts once.
+            let seen = Seen(topic: outcome.topic, partition: outcome.partition, offset: outcome.offset)
+            guard state.seen.insert(seen).inserted else { return }
+            if state.watched[source] != nil {
+                state.watched[source]?.append(outcome)
+                return
+            }
+            state.recent[source, default: []].append(outcome)
+            state.recentOrder.append(source)
+            while state.recentOrder.count - state.recentStart > limit {
+                let oldest = state.recentOrder[state.recentStart]
+                state.recentStart += 1
+                if let outcomes = state.recent.removeValue(forKey: oldest) {
+                    for old in outcomes {
+                        state.seen.remove(Seen(topic: old.topic, partition: old.partition, offset: old.offset))
+                    }
+                }
+            }
+            if state.recentStart > limit {
+                state.recentOrder.removeFirst(state.recentStart)
+                state.recentStart = 0
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Kafka
+import Logging
+import Synchronization
+
+/// Writes dead letters back into the input topic: the letter's key, its value or a fixed one, its
+/// headers without `pushgate-*` and `__connect.errors.*` (as `pushgate replay` writes them), and
+/// `pushgate-redriven-from: TOPIC:PARTITION:OFFSET` naming the letter.
+///
+/// Idempotent within the console: a letter re-driven once with a value is not written again with the
+/// same value (the first record is answered instead), so a repeated request, or a second click, writes
+/// nothing twice. A new fix of the same letter is a new record.
+public final class Redriver: Sendable {
+    /// One letter to re-drive.
+    public struct Request: Sendable, Equatable {
+        /// The dead-letter partition.
+        public var partition: Int32
+        /// The dead-letter offset.
+        public var offset: Int64
+        /// The value to write; `nil`: the letter's value, unchanged.
+        public var payload: [UInt8]?
+
+        /// Creates a request.
+        public init(partition: Int32, offset: Int64, payload: [UInt8]? = nil) {
+            self.partition = partition
+            self.offset = offset
+            self.payload = payload
+        }
+    }
+
+    /// The record a letter became in the input topic.
+    public struct Written: Sendable, Equatable {
+        /// The letter's partition.
+        public var letterPartition: Int32
+        /// The letter's offset.
+        public var letterOffset: Int64
+        /// The input partition written to.
+        public var partition: Int32
+        /// The input offset written at.
+        public var offset: Int64
+        /// Whether this request wrote it (`false`: an earlier request with the same value did).
+        public var isNew: Bool
+        /// The input record as `pushgate-source` names it: `TOPIC:PARTITION:OFFSET`.
+        public var source: String
+        /// Whether the value is the letter's own (not a fix).
+        public var unchanged: Bool
+    }
+
+    private struct LedgerKey: Hashable {
+        var partition: Int32
+        var offset: Int64
+        var payload: [UInt8]?
+    }
+
+    private enum LedgerEntry {
+        case writing
+        case written(partition: Int32, offset: Int64)
+    }
+
+    private let producer: KafkaProducer
+    private let reader: KafkaConsumerConfiguration
+    private let inputTopic: String
+    private let deadLetterTopic: String
+    private let index: DeadLetterIndex
+    private let followThrough: FollowThrough
+    private let ledger = Mutex<[LedgerKey: LedgerEntry]>([:])
+    private let history = Mutex<[Written]>([])
+    private let beforeWriting: @Sendable () async -> Void
+    private let logger: Logger
+
+    /// Creates a re-driver with its own idempotent producer.
+    /// - Parameter beforeWriting: awaited before each write (the console waits until it reads the
+    ///   output topics, so that it sees what the re-driven records become).
+    public init(
+        producer: KafkaProducerConfiguration, reader: KafkaConsumerConfiguration, inputTopic: String,
+        deadLetterTopic: String, index: DeadLetterIndex, followThrough: FollowThrough,
+        beforeWriting: @escaping @Sendable () async -> Void = {}, logger: Logger
+    ) throws(KafkaError) {
+        self.beforeWriting = beforeWriting
+        self.producer = try KafkaProducer(configuration: producer, logger: logger)
+        self.reader = reader
+        self.inputTopic = inputTopic
+        self.deadLetterTopic = deadLetterTopic
+        self.index = index
+        self.followThrough = followThrough
+        self.logger = logger
+    }
+
+    /// Every record written so far, oldest first.
+    public var written: [Written] { history.withLock { $0 } }
+
+    /// Writes what `requests` ask for, in their order, and waits for every acknowledgement.
+    /// - Returns: one ``Written`` per request, in the same order.
+    /// - Throws: ``RedriveError`` for a letter the console has not read, or a failed write (nothing
+    ///   of that request is then counted as written, and the same request may be made again).
+    public func redrive(_ requests: [Request]) async throws(RedriveError) -> [Written] {
+        var letters: [DeadLetter] = []
+        for request in requests {
+            guard let letter = index.letter(partition: request.partition, offset: request.offset) else {
+                throw RedriveError(
+                    status: 404,
+                    message:
+                        "no dead letter at partition \(request.partition) offset \(request.offset) of \(deadLetterTopic)"
+                )
+            }
+            letters.append(letter)
+        }
+        // Claim each (letter, value) not yet written; wait for those another request is writing.
+        var claimed: [Int] = []
+        let keys = zip(requests, letters).map { request, letter in
+            LedgerKey(
+                partition: request.partition, offset: request.offset,
+                payload: request.payload.flatMap { !letter.valueIsCut && $0 == letter.value ? nil : $0 })
+        }
+        ledger.withLock { ledger in
+            for (position, key) in keys.enumerated() where ledger[key] == nil {
+                ledger[key] = .writing
+                claimed.append(position)
+            }
+        }
+        do {
+            try await write(claimed.map { (keys[$0], letters[$0]) })
+        } catch {
+            ledger.withLock { ledger in for position in claimed { ledger[keys[position]] = nil } }
+            throw error
+        }
+        var results: [Written] = []
+        for (position, key) in keys.enumerated() {
+            let (partition, offset) = try await waitForWrite(key)
+            results.append(
+                Written(
+                    letterPartition: key.partition, letterOffset: key.offset, partition: partition, offset: offset,
+                    isNew: claimed.contains(position), source: "\(inputTopic):\(partition):\(offset)",
+                    unchanged: key.payload == nil))
+        }
+        let fresh = results.enumerated().filter { claimed.contains($0.offset) }.map(\.element)
+        history.withLock { $0 += fresh }
+        if !requests.isEmpty {
+            logger.info(
+                "console: re-drove \(fresh.count) dead letter(s), \(results.count - fresh.count) already re-driven")
+        }
+        return results
+    }
+
+    /// Produces the claimed letters and records where each went.
+    private func write(_ claims: [(LedgerKey, DeadLetter)]) async throws(RedriveError) {
+        guard !claims.isEmpty else { return }
+        await beforeWriting()
+        var messages: [KafkaProducerMessage] = []
+        for (key, letter) in claims {
+            var value = key.payload ?? letter.value
+            var headers = letter.headers
+            if key.payload == nil && letter.valueIsCut {
+                let whole = try await readWhole(letter)
+                value = whole.value
+                headers = whole.headers
+            }
+            messages.append(
+                KafkaProducerMessage(
+                    topic: inputTopic, key: letter.key, value: value,
+                    headers: Self.forwarded(headers)
+                        + [
+                            KafkaHeader(
+                                name: "pushgate-redriven-from",
+                                value: Array("\(deadLetterTopic):\(letter.partition):\(letter.offset)".utf8))
+                        ]))
+        }
+        let reports = await deliver(messages)
+        var failure: KafkaError?
+        for ((key, _), report) in zip(claims, reports) {
+            switch report {
+            case .success(let report):
+                guard let offset = report.offset else { continue }
+                followThrough.watch("\(inputTopic):\(report.partition):\(offset)")
+                ledger.withLock { $0[key] = .written(partition: report.partition, offset: offset) }
+            case .failure(let error):
+                failure = failure ?? error
+            }
+        }
+        if let failure {
+            throw RedriveError(status: 502, message: "writing to \(inputTopic) failed: \(failure)")
+        }
+    }
+
+    /// Hands every message to the producer in order and waits for all their delivery reports.
+    private func deliver(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        let producer = self.producer
+        return await withCheckedContinuation { continuation in
+            let collector = DeliveryCollector(count: messages.count, continuation: continuation)
+            for (position, message) in messages.enumerated() {
+                do throws(KafkaError) {
+                    try producer.produce(message) { collector.deliver(position, $0) }
+                } catch {
+                    collector.deliver(position, .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Waits until `key` is written (by this request or a concurrent one) and returns where.
+    private func waitForWrite(_ key: LedgerKey) async throws(RedriveError) -> (Int32, Int64) {
+        for _ in 0..<600 {
+            switch ledger.withLock({ $0[key] }) {
+            case .written(let partition, let offset): return (partition, offset)
+            case .writing: try? await Task.sleep(for: .milliseconds(50))
+            case nil:
+                throw RedriveError(status: 502, message: "a concurrent re-drive of the same letter failed; try again")
+            }
+        }
+        throw RedriveError(status: 504, message: "a concurrent re-drive of the same letter did not finish in 30 s")
+    }
+
+    /// Reads the whole record of a letter whose value the console keeps cut.
+    private func readWhole(_ letter: DeadLetter) async throws(RedriveError) -> KafkaConsumerMessage {
+        do {
+            return try await RecordReader.read(
+                topic: deadLetterTopic, partition: letter.partition, offset: letter.offset, consumer: reader,
+                logger: logger)
+        } catch {
+            throw RedriveError(status: 502, message: "cannot read the whole dead letter again: \(error)")
+        }
+    }
+
+    /// The headers a re-driven record keeps: all but `pushgate-*` and `__connect.errors.*`.
+    static func forwarded(_ headers: [KafkaHeader]) -> [KafkaHeader] {
+        headers.filter { header in
+            let name = header.name.lowercased()
+            return !name.hasPrefix("pushgate-") && !name.hasPrefix("__connect.errors.")
+        }
+    }
+
+    /// Delivers what was handed over and stops the producer.
+    public func shutdown() async { await producer.shutdown() }
+}
+
+/// A re-drive that could not be done, with the HTTP status it is answered with.
+public struct RedriveError: Error, CustomStringConvertible {
+    /// 400, 404, 502 or 504.
+    public var status: Int
+    /// What went wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// Gathers the delivery reports of a set of records and resumes once all are in.
+private final class DeliveryCollector: Sendable {
+    private let state: Mutex<(results: [Result<KafkaDeliveryReport, KafkaError>?], remaining: Int)>
+    private let continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>
+
+    init(count: Int, continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>) {
+        state = Mutex((Array(repeating: nil, count: count), count))
+        self.continuation = continuation
+        if count == 0 { continuation.resume(returning: []) }
+    }
+
+    func deliver(_ position: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
+        let done = state.withLock { state -> [Result<KafkaDeliveryReport, KafkaError>]? in
+            guard state.results[position] == nil else { return nil }
+            state.results[position] = result
+            state.remaining -= 1
+            return state.remaining == 0 ? state.results.map { $0! } : nil
+        }
+        if let done { continuation.resume(returning: done) }
+    }
+}

@@ -1,0 +1,77 @@
+import Kafka
+import Logging
+
+/// Reads every partition of some topics, from their beginning or from their end when it starts, and
+/// goes on as they grow, without joining a consumer group or committing anything. When the cluster
+/// cannot be reached, it tries again every ``retryDelay``; librdkafka reconnects a running reader by
+/// itself, and a reader that failed is made again from the next offsets not yet handed over.
+struct TopicFollower: Sendable {
+    /// Where reading starts.
+    enum Start: Sendable {
+        /// Each partition's first record still stored: the topic's whole history.
+        case beginning
+        /// Each partition's end when the follower starts: only records written from then on.
+        case end
+    }
+
+    /// The topics read.
+    var topics: [String]
+    /// Where reading starts.
+    var start: Start
+    /// The connection (its `topics` are ignored).
+    var consumer: KafkaConsumerConfiguration
+    /// How long to wait before trying again.
+    var retryDelay: Duration = .seconds(2)
+    let logger: Logger
+    /// Called each time the reader is assigned its partitions and starts reading.
+    var onAssigned: @Sendable () -> Void = {}
+
+    /// Reads until the task is cancelled, handing each batch of records (never empty) to `handle`.
+    func run(_ handle: @escaping @Sendable ([KafkaConsumerMessage]) -> Void) async {
+        var next: [KafkaTopicPartition: Int64] = [:]
+        var reported = false
+        while !Task.isCancelled {
+            var configuration = consumer
+            configuration.topics = []
+            do {
+                let reader = try KafkaConsumer(configuration: configuration, logger: logger)
+                do {
+                    if next.isEmpty { next = try await startOffsets(reader) }
+                    try await reader.assign(
+                        next.map {
+                            KafkaTopicPartitionOffset(
+                                topic: $0.key.topic, partition: $0.key.partition, offset: $0.value)
+                        })
+                    reported = false
+                    onAssigned()
+                    for try await batch in reader.messages.batches(maxCount: 500) {
+                        for message in batch { next[message.topicPartition] = message.offset + 1 }
+                        handle(batch)
+                    }
+                } catch {
+                    await reader.close()
+                    throw error
+                }
+                await reader.close()
+            } catch {
+                if !reported {
+                    logger.warning("console: cannot read \(topics.joined(separator: ", ")) yet: \(error); trying again")
+                    reported = true
+                }
+            }
+            try? await Task.sleep(for: retryDelay)
+        }
+    }
+
+    /// The first offset to read in every partition of every topic.
+    private func startOffsets(_ reader: KafkaConsumer) async throws -> [KafkaTopicPartition: Int64] {
+        var offsets: [KafkaTopicPartition: Int64] = [:]
+        for topic in topics {
+            for (partition, marks) in try await reader.watermarks(topic: topic, timeoutMs: 5_000) {
+                offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
+                    start == .beginning ? marks.low : marks.high
+            }
+        }
+        return offsets
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Kafka
+import Logging
+import PushModel
+import PushTranslation
+import PushgateHTTP
+import PushgateTestSupport
+import Testing
+
+/// `pushgate console`'s API against the embedded broker: dead letters written by an independent client
+/// (confluent-kafka) from what the translator makes of bad payloads, read back through the API
+/// (counts, filters, paging, a time range, records pushgate did not write), re-driven (once, however
+/// often asked), checked in the input topic with the independent client; the token rule.
+@Suite("Console API", .serialized)
+struct ConsoleAPITests {
+    static let token = "s3cret-token"
+
+    /// Bad payloads, each with its one expected code: 4 unknown_field, 3 invalid_url, 2 invalid_json.
+    static let payloads: [(String, String)] = [
+        (#"{"id":"u1","message":{"title":"a","body":"b"},"colour":"red"}"#, "unknown_field"),
+        (#"{"id":"u2","message":{"title":"a","body":"b"},"colour":"red"}"#, "unknown_field"),
+        (#"{"id":"u3","message":{"title":"a","body":"b","tone":1}}"#, "unknown_field"),
+        (#"{"id":"u4","message":{"title":"a","body":"b"},"x":1}"#, "unknown_field"),
+        (#"{"id":"l1","message":{"title":"a","body":"b"},"action":{"type":"url","value":"not a url"}}"#, "invalid_url"),
+        (
+            #"{"id":"l2","message":{"title":"a","body":"b"},"action":{"type":"url","value":"http://a b"}}"#,
+            "invalid_url"
+        ),
+        (#"{"id":"l3","message":{"title":"a","body":"b"},"action":{"type":"url","value":"::"}}"#, "invalid_url"),
+        ("{not json", "invalid_json"),
+        ("[1,", "invalid_json"),
+    ]
+
+    /// The dead letters of ``payloads`` (as the worker writes them), the first five an hour older, then
+    /// a record pushgate did not write (a binary value, no pushgate headers).
+    static func deadLetters(now: Int64) -> [PythonKafkaClient.Record] {
+        let translator = Translator()
+        var records: [PythonKafkaClient.Record] = []
+        for (index, (payload, _)) in payloads.enumerated() {
+            let input = InputRecord(
+                topic: "push.unified", partition: 0, offset: Int64(index), key: Array("key-\(index % 3)".utf8),
+                value: Array(payload.utf8), headers: [RecordHeader(name: "trace", text: "t\(index)")],
+                timestampMs: now)
+            for letter in translator.translate(input, readAtMs: now) where letter.isDeadLetter {
+                records.append(
+                    PythonKafkaClient.Record(
+                        key: letter.key, value: letter.value,
+                        headers: letter.headers.map { ($0.name, $0.value.map(Array.init)) },
+                        timestamp: index < 5 ? now - 3_600_000 : now))
+            }
+        }
+        records.append(
+            PythonKafkaClient.Record(
+                key: nil, value: [0xFF, 0xFE, 0x00, 0x80], headers: [("origin", Array("elsewhere".utf8))],
+                timestamp: now))
+        return records
+    }
+
+    struct Console {
+        let port: Int
+        let bootstrap: String
+
+        func get(_ path: String, token: String? = ConsoleAPITests.token) async throws -> HTTPTestSupport.HTTPResponse {
+            let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+            let request = "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Connection: close\r\n\r\n"
+            return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
+        }
+
+        func post(_ path: String, _ body: String, token: String? = ConsoleAPITests.token) async throws
+            -> HTTPTestSupport.HTTPResponse
+        {
+            let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+            let request =
+                "POST \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Content-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
+        }
+
+        func json(_ path: String) async throws -> [String: Any] {
+            let answer = try await get(path)
+            #expect(answer.status == 200, "\(path): \(answer.body)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+        }
+    }
+
+    /// A broker with dead letters in `push.dlq`, and a console with a token reading it.
+    static func withConsole(_ body: (Console, Int64) async throws -> Void) async throws {
+        let logger = BrokerTesting.logger("console-test", level: .critical)
+        let topics = ["push.unified"] + OutputFormat.allCases.map(\.defaultTopic) + ["push.dlq"]
+        let broker = try EmbeddedBroker(topics: topics, partitions: 2, logger: logger)
+        defer { broker.shutdown() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await PythonKafkaClient.produce(deadLetters(now: now), to: "push.dlq", bootstrap: broker.bootstrapServers)
+        let settings = ConsoleSettings(
+            bootstrapServers: broker.bootstrapServers, embeddedBroker: false, inputTopic: "push.unified",
+            deadLetterTopic: "push.dlq", outputTopics: OutputFormat.allCases.map { ($0.rawValue, $0.defaultTopic) },
+            groupId: "pushgate", androidFormats: ["android-expandable"], lenient: false, consumerProperties: [:],
+            producerProperties: [:])
+        let port = PortBox()
+        let server = try ConsoleServer(
+            host: "127.0.0.1", port: 0, token: try BearerToken(token + "\n"), settings: settings,
+            resources: try PlaygroundResources.load(), maxPayloadBytes: 1_048_576, logger: logger,
+            onListening: { port.set($0) })
+        let running = Task { try await server.run() }
+        let console = Console(
+            port: try await eventually(seconds: 20, "the console to listen") { port.value },
+            bootstrap: broker.bootstrapServers)
+        // Every letter read (9 of pushgate's and 1 other) before the test starts.
+        _ = try await eventually(seconds: 30, "the console to read every dead letter") {
+            let page = try await console.json("/api/dead-letters?limit=500")
+            return (page["total"] as? Int) == 10 ? page : nil
+        }
+        do {
+            try await body(console, now)
+        } catch {
+            running.cancel()
+            throw error
+        }
+        running.cancel()
+        try await running.value
+    }
+
+    @Test func everyAPIRequestNeedsTheTokenButThePageDoesNot() async throws {
+        try await Self.withConsole { console, _ in
+            for path in ["/api/dead-letters", "/api/live", "/api/config", "/api/dead-letters/0/0", "/api/redrives"] {
+                let refused = try await console.get(path, token: nil)
+                #expect(refused.status == 401, "\(path)")
+                #expect(refused.headers.contains("WWW-Authenticate: Bearer"))
+                #expect(try await console.get(path, token: "s3cret-tokeN").status == 401, "\(path), a wrong token")
+                #expect(try await console.get(path, token: "s3cret-token-longer").status == 401)
+            }
+            #expect(try await console.post("/api/redrive", #"{"letters":[]}"#, token: nil).status == 401)
+            #expect(try await console.post("/api/translate", #"{"payload":"{}"}"#, token: nil).status == 401)
+            let page = try await console.get("/", token: nil)
+            #expect(page.status == 200)
+            #expect(page.body.contains("pushgate console"))
+            #expect(try await console.get("/api/config").status == 200)
+        }
+    }
+
+    @Test func countsFiltersAndPagesOverEveryLetter() async throws {
+        try await Self.withConsole { console, now in
+            let all = try await console.json("/api/dead-letters?limit=500")
+            #expect(all["counts"] as? [String: Int] == ["unknown_field": 4, "invalid_url": 3, "invalid_json": 2])
+            #expect(all["stage_counts"] as? [String: Int] == ["validate": 7, "parse": 2, "none": 1])
+            #expect(all["cursor"] is NSNull)
+            let letters = try #require(all["letters"] as? [[String: Any]])
+            #expect(letters.count == 10)
+            // The record pushgate did not write: shown as such, its bytes in base64.
+            let foreign = try #require(letters.first { ($0["written_by_pushgate"] as? Bool) == false })
+            #expect(foreign["stage"] is NSNull)
+            #expect(foreign["key"] is NSNull)
+            #expect((foreign["errors"] as? [Any])?.isEmpty == true)
+            #expect(foreign["binary"] as? Bool == true)
+            #expect(foreign["value_base64"] as? String == Data([0xFF, 0xFE, 0x00, 0x80]).base64EncodedString())
+            // A letter of pushgate's: errors parsed, source record, value as text.
+            let url = try #require(letters.first { ($0["value"] as? String)?.contains("\"l2\"") == true })
+            #expect(url["stage"] as? String == "validate")
+            let errors = try #require(url["errors"] as? [[String: String]])
+            #expect(errors.map { $0["code"] } == ["invalid_url"])
+            #expect(errors.first?["path"] == "/action/value")
+            #expect((url["source"] as? [String: Any])?["offset"] as? Int == 5)
+            #expect((url["headers"] as? [[Any]])?.first?.first as? String == "trace")
+
+            for (query, expected) in [
+                ("code=unknown_field", 4), ("code=invalid_json&stage=parse", 2), ("stage=none", 1), ("key=key-0", 3),
+                ("q=not+a+url", 1), ("q=%22colour%22", 2), ("topic=push.unified&partition=0", 9),
+                ("code=invalid_url&key=key-2", 1), ("code=no_such_code", 0),
+            ] {
+                let page = try await console.json("/api/dead-letters?\(query)")
+                #expect(page["matching"] as? Int == expected, "\(query)")
+                #expect((page["letters"] as? [Any])?.count == expected, "\(query)")
+            }
+            // A time range bounds the counts too: the first five payloads' letters are an hour older.
+            let recent = try await console.json("/api/dead-letters?from_ms=\(now - 60_000)")
+            #expect(recent["counts"] as? [String: Int] == ["invalid_json": 2, "invalid_url": 2])
+            #expect(recent["matching"] as? Int == 5)
+            let older = try await console.json("/api/dead-letters?to_ms=\(now - 60_000)&code=unknown_field")
+            #expect(older["matching"] as? Int == 4)
+
+            // Pages of 3, newest first, each letter once, and the same order as one page of all.
+            var seen: [String] = []
+            var cursor: String? = nil
+            repeat {
+                let page = try await console.json("/api/dead-letters?limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                let batch = try #require(page["letters"] as? [[String: Any]])
+                #expect(batch.count <= 3)
+                seen += batch.map { "\($0["partition"]!)/\($0["offset"]!)" }
+                cursor = (page["cursor"] as? Int).map(String.init)
+            } while cursor != nil
+            #expect(seen == letters.map { "\($0["partition"]!)/\($0["offset"]!)" })
+            #expect(try await console.get("/api/dead-letters?limit=x").status == 400)
+            #expect(try await console.get("/api/dead-letters/9/999").status == 404)
+        }
+    }
+
+    @Test func aRedriveWritesEachLetterOnceWithItsKeyAndForwardedHeaders() async throws {
+        try await Self.withConsole { console, _ in
+            let page = try await console.json("/api/dead-letters?code=invalid_url")
+            let letters = try #require(page["letters"] as? [[String: Any]])
+            let (first, second) = (letters[0], letters[1])
+            let fixed = #"{"id":"l-fixed","message":{"title":"a","body":"b"}}"#
+            let request = """
+                {"letters":[{"partition":\(first["partition"]!),"offset":\(first["offset"]!),"payload":\(String(decoding: try JSONEncoder().encode(fixed), as: UTF8.self))},\
+                {"partition":\(second["partition"]!),"offset":\(second["offset"]!)}]}
+                """
+            let answer = try await console.post("/api/redrive", request)
+            #expect(answer.status == 200, "\(answer.body)")
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            #expect(written["written"] as? Int == 2)
+            // The same request again, and the second letter alone: nothing written twice.
+            let again = try await console.post("/api/redrive", request)
+            #expect(again.body.contains(#""written":0"#), "\(again.body)")
+            let alone = try await console.post(
+                "/api/redrive", #"{"letters":[{"partition":\#(second["partition"]!),"offset":\#(second["offset"]!)}]}"#)
+            #expect(alone.body.contains(#""written":0"#), "\(alone.body)")
+            // ... and answered with the records the first request wrote.
+            func places(_ body: String) throws -> [String] {
+                let answer = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+                return (answer?["records"] as? [[String: Any]] ?? []).map { "\($0["partition"]!)/\($0["offset"]!)" }
+            }
+            #expect(try places(again.body) == places(answer.body))
+            #expect(try places(answer.body).count == 2)
+            #expect(again.body.contains(#""new":false"#) && !again.body.contains(#""new":true"#))
+            // A letter that is not there, and a body that is not a request.
+            #expect(
+                try await console.post("/api/redrive", #"{"letters":[{"partition":0,"offset":777}]}"#).status == 404)
+            #expect(try await console.post("/api/redrive", #"{"letter":[]}"#).status == 400)
+
+            let records = try await PythonKafkaClient.dump(
+                ["push.unified"], bootstrap: console.bootstrap, expect: 2, timeout: 30)
+            #expect(records.count == 2)
+            let byOrigin = Dictionary(
+                records.map { record in
+                    (
+                        String(
+                            decoding: record.headerPairs.first { $0.0 == "pushgate-redriven-from" }?.1 ?? [],
+                            as: UTF8.self), record
+                    )
+                }, uniquingKeysWith: { first, _ in first })
+            let fixedRecord = try #require(byOrigin["push.dlq:\(first["partition"]!):\(first["offset"]!)"])
+            #expect(String(decoding: fixedRecord.valueBytes, as: UTF8.self) == fixed)
+            #expect(fixedRecord.keyBytes.map { String(decoding: $0, as: UTF8.self) } == first["key"] as? String)
+            #expect(fixedRecord.headerPairs.map(\.0) == ["trace", "pushgate-redriven-from"])
+            let unchanged = try #require(byOrigin["push.dlq:\(second["partition"]!):\(second["offset"]!)"])
+            #expect(String(decoding: unchanged.valueBytes, as: UTF8.self) == second["value"] as? String)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Kafka
+import PushgateHTTP
+import Testing
+
+@Suite("Console: token, listen address, follow-through, queries")
+struct ConsoleUnitTests {
+    @Test func aTokenIsComparedWholeAndOnlyAfterBearer() throws {
+        let token = try BearerToken("  abc123\n")
+        #expect(token.admits("Bearer abc123"))
+        #expect(token.admits("bearer abc123"))
+        #expect(!token.admits("Bearer abc12"))
+        #expect(!token.admits("Bearer abc1234"))
+        #expect(!token.admits("Bearer abc124"))
+        #expect(!token.admits("Basic abc123"))
+        #expect(!token.admits("abc123"))
+        #expect(!token.admits(nil))
+        #expect(throws: BearerTokenError.self) { try BearerToken(" \n") }
+        #expect(throws: BearerTokenError.self) { try BearerToken("two words") }
+        #expect(throws: BearerTokenError.self) { try BearerToken.read(path: "/nonexistent/token") }
+    }
+
+    @Test func onlyLoopbackMayGoWithoutAToken() {
+        for host in ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"] {
+            #expect(ListenAddressRule.isLoopback(host), "\(host)")
+            #expect(ListenAddressRule.refusal(host: host, hasToken: false) == nil)
+        }
+        for host in ["0.0.0.0", "::", "10.0.0.5", "127.0.0.1.example.com", "example.com", "128.0.0.1"] {
+            #expect(!ListenAddressRule.isLoopback(host), "\(host)")
+            #expect(ListenAddressRule.refusal(host: host, hasToken: false)?.contains("--token-file") == true)
+            #expect(ListenAddressRule.refusal(host: host, hasToken: true) == nil)
+        }
+    }
+
+    /// The built `pushgate` beside the test bundle refuses a non-loopback --host without a token: exit 64.
+    @Test(arguments: ["console", "playground"])
+    func aNonLoopbackHostWithoutATokenExits64(command: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("pushgate")
+        let candidates = [binary.path] + [".build/debug/pushgate"]
+        let path = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [command, "--host", "0.0.0.0", "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(message.contains("--host 0.0.0.0 is not loopback: give --token-file"))
+    }
+
+    static func output(_ topic: String, offset: Int64, source: String, format: String) -> KafkaConsumerMessage {
+        KafkaConsumerMessage(
+            topic: topic, partition: 0, offset: offset, key: nil, value: Array("{\"n\":\(offset)}".utf8),
+            headers: [
+                KafkaHeader(name: "pushgate-format", value: Array(format.utf8)),
+                KafkaHeader(name: "pushgate-source", value: Array(source.utf8)),
+            ])
+    }
+
+    @Test func followThroughKeepsWhatCameBeforeTheWatchAndCountsARecordOnce() {
+        let follow = FollowThrough(recentLimit: 2)
+        follow.addOutput(Self.output("push.apns", offset: 0, source: "in:0:1", format: "apns"))
+        #expect(follow.outcomes(of: "in:0:1") == nil)
+        follow.watch("in:0:1")
+        #expect(follow.outcomes(of: "in:0:1")?.map(\.offset) == [0])
+        follow.addOutput(Self.output("push.apns", offset: 0, source: "in:0:1", format: "apns"))
+        follow.addOutput(Self.output("push.fcm", offset: 3, source: "in:0:1", format: "fcm"))
+        #expect(follow.outcomes(of: "in:0:1")?.map(\.format) == ["apns", "fcm"])
+        // Unwatched sources: only the newest two are kept.
+        for offset in 1...3 {
+            follow.addOutput(Self.output("push.apns", offset: Int64(offset), source: "in:1:\(offset)", format: "apns"))
+        }
+        follow.watch("in:1:1")
+        follow.watch("in:1:3")
+        #expect(follow.outcomes(of: "in:1:1") == [])
+        #expect(follow.outcomes(of: "in:1:3")?.count == 1)
+        // An output without pushgate-source is no one's.
+        follow.addOutput(KafkaConsumerMessage(topic: "push.apns", partition: 0, offset: 9, key: nil, value: []))
+        #expect(follow.outcomes(of: "in:0:1")?.count == 2)
+    }
+
+    /// `console.html` with every part in place: the playground's editor and previews, and the console's own.
+    @Test func theConsolePageHasEveryPart() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/PushgateHTTP/Resources/playground")
+        let page = String(decoding: try PlaygroundResources.load().consolePage, as: UTF8.self)
+        #expect(page.hasPrefix("<!doctype html>\n"))
+        #expect(!page.contains("{{"))
+        let template = try String(contentsOf: folder.appendingPathComponent("console.html"), encoding: .utf8)
+        let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
+        #expect(Set(parts).isSuperset(of: ["playground.js", "pointer.js", "api.js", "console.js", "console.css"]))
+        for part in parts {
+            var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
+            text.removeLast()
+            #expect(page.contains(text), "\(part) is in the page")
+        }
+        // The playground's script leaves the editor empty in the console (no example is loaded).
+        #expect(page.contains("window.pushgateConsole = true;"))
+    }
+
+    @Test func queryStringsAreDecoded() throws {
+        let items = DeadLetterQueryItems.decode("/api/dead-letters?q=a+b%22c&key=&code=x&code=y&partition=3")
+        #expect(items["q"] == "a b\"c")
+        #expect(items["key"] == "")
+        #expect(items["code"] == "y")
+        let query = try DeadLetterQuery(queryItems: items)
+        #expect(query.sourcePartition == 3)
+        #expect(query.key == "")
+        #expect(throws: DeadLetterQueryError.self) { try DeadLetterQuery(queryItems: ["from_ms": "soon"]) }
+    }
+}
