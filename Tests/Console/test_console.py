@@ -137,10 +137,10 @@ class ConsolePageTests(unittest.TestCase):
 
     @classmethod
     def start_worker(cls, name, *extra):
-        log = open(os.path.join(cls.tmp, name + ".log"), "w")
-        return subprocess.Popen([PUSHGATE, "run", "--bootstrap-servers", cls.broker.address, "--group-id", GROUP,
-                                 "--log-level", "warning"] + harness.QUICK + list(extra),
-                                stdout=subprocess.DEVNULL, stderr=log)
+        with open(os.path.join(cls.tmp, name + ".log"), "w") as log:
+            return subprocess.Popen([PUSHGATE, "run", "--bootstrap-servers", cls.broker.address, "--group-id", GROUP,
+                                     "--log-level", "warning"] + harness.QUICK + list(extra),
+                                    stdout=subprocess.DEVNULL, stderr=log)
 
     @classmethod
     def tearDownClass(cls):
@@ -152,6 +152,7 @@ class ConsolePageTests(unittest.TestCase):
             except subprocess.TimeoutExpired:
                 process.kill()
         cls.console_log.close()
+        cls.console.stdout.close()
         cls.broker.stop()
 
     # Helpers
@@ -259,6 +260,8 @@ class ConsolePageTests(unittest.TestCase):
         self.wait(lambda d: (d.find_elements(By.ID, "bulk-follow") or [None])[0] is not None and
                   d.find_element(By.ID, "bulk-follow").get_attribute("data-translated") == str(PER_KIND),
                   timeout=120, what="every re-driven letter translated")
+        self.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#letters li .tag.redriven")) == PER_KIND,
+                  what="every listed letter marked re-driven")
         self.shot("console-bulk")
         # A second click of the same request writes nothing.
         self.js("document.getElementById('bulk-count').dataset.done = ''")
@@ -326,6 +329,14 @@ class ConsolePageTests(unittest.TestCase):
                                   self.broker.address], capture_output=True, text=True, timeout=30)
         self.assertEqual(refused.returncode, 64)
         self.assertIn("give --token-file", refused.stderr)
+
+    def test_7_no_payload_text_in_the_consoles_log(self):
+        self.console_log.flush()
+        with open(self.console_log.name) as handle:
+            log = handle.read()
+        self.assertIn("console: http://127.0.0.1:", log)  # the log is the console's, and it was written
+        for text in ["not a url", "colour", "Sale 1", "shop.example.com", "Today only", "binary", "xxxxxxxx"]:
+            self.assertNotIn(text, log)
 
     def test_6_a_cluster_that_goes_away_shows_a_banner(self):
         self.broker.control("down 1")

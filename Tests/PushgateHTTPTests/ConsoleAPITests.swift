@@ -59,6 +59,7 @@ struct ConsoleAPITests {
     struct Console {
         let port: Int
         let bootstrap: String
+        let broker: EmbeddedBroker
 
         func get(_ path: String, token: String? = ConsoleAPITests.token) async throws -> HTTPTestSupport.HTTPResponse {
             let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
@@ -104,7 +105,7 @@ struct ConsoleAPITests {
         let running = Task { try await server.run() }
         let console = Console(
             port: try await eventually(seconds: 20, "the console to listen") { port.value },
-            bootstrap: broker.bootstrapServers)
+            bootstrap: broker.bootstrapServers, broker: broker)
         // Every letter read (9 of pushgate's and 1 other) before the test starts.
         _ = try await eventually(seconds: 30, "the console to read every dead letter") {
             let page = try await console.json("/api/dead-letters?limit=500")
@@ -135,6 +136,9 @@ struct ConsoleAPITests {
             #expect(page.status == 200)
             #expect(page.body.contains("pushgate console"))
             #expect(try await console.get("/api/config").status == 200)
+            // The playground's request size limit: the payload limit plus 64 KiB of envelope.
+            let large = String(repeating: "x", count: 1_048_576 + 65_537)
+            #expect(try await console.post("/api/redrive", large).status == 413)
         }
     }
 
@@ -244,6 +248,26 @@ struct ConsoleAPITests {
             #expect(fixedRecord.headerPairs.map(\.0) == ["trace", "pushgate-redriven-from"])
             let unchanged = try #require(byOrigin["push.dlq:\(second["partition"]!):\(second["offset"]!)"])
             #expect(String(decoding: unchanged.valueBytes, as: UTF8.self) == second["value"] as? String)
+        }
+    }
+
+    @Test func aFailedWriteIsAnErrorAndTheSameRequestCanBeMadeAgain() async throws {
+        try await Self.withConsole { console, _ in
+            let page = try await console.json("/api/dead-letters?code=invalid_json&limit=1")
+            let letter = try #require((page["letters"] as? [[String: Any]])?.first)
+            let request = #"{"letters":[{"partition":\#(letter["partition"]!),"offset":\#(letter["offset"]!)}]}"#
+            // The broker refuses the next produce request with an error that is fatal to an idempotent producer:
+            // the request fails, and the next one is written by a new producer.
+            try console.broker.pushRequestErrors(apiKey: 0, errors: [45])  // Produce, OUT_OF_ORDER_SEQUENCE_NUMBER
+            let refused = try await console.post("/api/redrive", request)
+            #expect(refused.status == 502, "\(refused.body)")
+            #expect(refused.body.contains("writing to push.unified failed"), "\(refused.body)")
+            let again = try await console.post("/api/redrive", request)
+            #expect(again.status == 200, "\(again.body)")
+            #expect(again.body.contains(#""written":1"#))
+            let records = try await PythonKafkaClient.dump(
+                ["push.unified"], bootstrap: console.bootstrap, expect: 1, timeout: 30)
+            #expect(records.count == 1)
         }
     }
 }

@@ -110,10 +110,18 @@ public struct ConsoleRoutes: HTTPRoutes {
             cursor = value
         }
         let page = index.page(query, limit: limit, cursor: cursor)
+        var redrives: [String: Int] = [:]
+        for written in redriver.written {
+            redrives["\(written.letterPartition)/\(written.letterOffset)", default: 0] += 1
+        }
         return .json(
             ConsoleWire.encode(
                 ConsoleWire.Page(
-                    letters: page.letters.map { ConsoleWire.Letter($0, valueLimit: ConsoleWire.listedValueBytes) },
+                    letters: page.letters.map { letter in
+                        var shown = ConsoleWire.Letter(letter, valueLimit: ConsoleWire.listedValueBytes)
+                        shown.redriven = redrives["\(letter.partition)/\(letter.offset)"] ?? 0
+                        return shown
+                    },
                     counts: page.counts, stageCounts: page.stageCounts, matching: page.matching, total: page.total,
                     cursor: page.cursor)))
     }
@@ -144,7 +152,11 @@ public struct ConsoleRoutes: HTTPRoutes {
         return .json(
             ConsoleWire.encode(
                 ConsoleWire.LetterAnswer(
-                    letter: ConsoleWire.Letter(letter, valueLimit: .max), redrives: redrives.map(describe))))
+                    letter: {
+                        var shown = ConsoleWire.Letter(letter, valueLimit: .max)
+                        shown.redriven = redrives.count
+                        return shown
+                    }(), redrives: redrives.map(describe))))
     }
 
     private func redrive(_ body: [UInt8]) async -> HTTPResponse {

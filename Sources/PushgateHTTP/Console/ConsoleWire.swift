@@ -28,10 +28,12 @@ enum ConsoleWire {
         var binary: Bool
         var writtenByPushgate: Bool
         var source: SourceRecord?
+        /// How many times the console re-drove it (each value once).
+        var redriven = 0
 
         enum CodingKeys: String, CodingKey {
             case partition, offset, timestampMs, key, stage, format, errors, headers, value, valueBytes, valueCut
-            case valueBase64, binary, writtenByPushgate, source
+            case valueBase64, binary, writtenByPushgate, source, redriven
         }
 
         /// Every member, `null` included: a client reads `key: null`, not a missing member.
@@ -52,6 +54,7 @@ enum ConsoleWire {
             try container.encode(binary, forKey: .binary)
             try container.encode(writtenByPushgate, forKey: .writtenByPushgate)
             try container.encode(source, forKey: .source)
+            try container.encode(redriven, forKey: .redriven)
         }
 
         init(_ letter: DeadLetter, valueLimit: Int) {

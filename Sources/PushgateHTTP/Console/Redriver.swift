@@ -57,7 +57,8 @@ public final class Redriver: Sendable {
         case written(partition: Int32, offset: Int64)
     }
 
-    private let producer: KafkaProducer
+    private let producer: Mutex<KafkaProducer>
+    private let producerConfiguration: KafkaProducerConfiguration
     private let reader: KafkaConsumerConfiguration
     private let inputTopic: String
     private let deadLetterTopic: String
@@ -77,7 +78,8 @@ public final class Redriver: Sendable {
         beforeWriting: @escaping @Sendable () async -> Void = {}, logger: Logger
     ) throws(KafkaError) {
         self.beforeWriting = beforeWriting
-        self.producer = try KafkaProducer(configuration: producer, logger: logger)
+        self.producer = Mutex(try KafkaProducer(configuration: producer, logger: logger))
+        self.producerConfiguration = producer
         self.reader = reader
         self.inputTopic = inputTopic
         self.deadLetterTopic = deadLetterTopic
@@ -121,23 +123,27 @@ public final class Redriver: Sendable {
         do {
             try await write(claimed.map { (keys[$0], letters[$0]) })
         } catch {
-            ledger.withLock { ledger in for position in claimed { ledger[keys[position]] = nil } }
+            // What was written stays remembered; the rest may be asked for again.
+            ledger.withLock { ledger in
+                for position in claimed {
+                    if case .writing = ledger[keys[position]] { ledger[keys[position]] = nil }
+                }
+            }
             throw error
         }
+        let mine = Set(claimed)
         var results: [Written] = []
         for (position, key) in keys.enumerated() {
             let (partition, offset) = try await waitForWrite(key)
             results.append(
                 Written(
                     letterPartition: key.partition, letterOffset: key.offset, partition: partition, offset: offset,
-                    isNew: claimed.contains(position), source: "\(inputTopic):\(partition):\(offset)",
+                    isNew: mine.contains(position), source: "\(inputTopic):\(partition):\(offset)",
                     unchanged: key.payload == nil))
         }
-        let fresh = results.enumerated().filter { claimed.contains($0.offset) }.map(\.element)
-        history.withLock { $0 += fresh }
         if !requests.isEmpty {
             logger.info(
-                "console: re-drove \(fresh.count) dead letter(s), \(results.count - fresh.count) already re-driven")
+                "console: re-drove \(mine.count) dead letter(s), \(results.count - mine.count) already re-driven")
         }
         return results
     }
@@ -166,15 +172,25 @@ public final class Redriver: Sendable {
                         ]))
         }
         let reports = await deliver(messages)
-        var failure: KafkaError?
+        var failure: String?
         for ((key, _), report) in zip(claims, reports) {
             switch report {
             case .success(let report):
-                guard let offset = report.offset else { continue }
-                followThrough.watch("\(inputTopic):\(report.partition):\(offset)")
+                guard let offset = report.offset else {
+                    failure = failure ?? "an acknowledgement without an offset"
+                    continue
+                }
+                let source = "\(inputTopic):\(report.partition):\(offset)"
+                followThrough.watch(source)
                 ledger.withLock { $0[key] = .written(partition: report.partition, offset: offset) }
+                history.withLock {
+                    $0.append(
+                        Written(
+                            letterPartition: key.partition, letterOffset: key.offset, partition: report.partition,
+                            offset: offset, isNew: true, source: source, unchanged: key.payload == nil))
+                }
             case .failure(let error):
-                failure = failure ?? error
+                failure = failure ?? "\(error)"
             }
         }
         if let failure {
@@ -184,15 +200,23 @@ public final class Redriver: Sendable {
 
     /// Hands every message to the producer in order and waits for all their delivery reports.
     private func deliver(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        let producer = self.producer
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let collector = DeliveryCollector(count: messages.count, continuation: continuation)
             for (position, message) in messages.enumerated() {
-                do throws(KafkaError) {
-                    try producer.produce(message) { collector.deliver(position, $0) }
-                } catch {
-                    collector.deliver(position, .failure(error))
+                // A record the producer refused to take was not written: once, with a new producer when
+                // the refusal was the producer's fatal error.
+                var lastError: KafkaError?
+                for _ in 0..<2 {
+                    do throws(KafkaError) {
+                        try liveProducer().produce(message) { collector.deliver(position, $0) }
+                        lastError = nil
+                        break
+                    } catch {
+                        lastError = error
+                        if producer.withLock({ $0 }).fatalError == nil { break }
+                    }
                 }
+                if let lastError { collector.deliver(position, .failure(lastError)) }
             }
         }
     }
@@ -229,8 +253,24 @@ public final class Redriver: Sendable {
         }
     }
 
+    /// The producer, made anew when the last one had a fatal error (an idempotent producer that meets a
+    /// permanent error, such as a topic authorization failure, can write nothing more): the error was
+    /// answered to the request that met it, and the next request gets a producer that works.
+    private func liveProducer() throws(KafkaError) -> KafkaProducer {
+        let current = producer.withLock { $0 }
+        guard current.fatalError != nil else { return current }
+        let fresh = try KafkaProducer(configuration: producerConfiguration, logger: logger)
+        let replaced = producer.withLock { producer in
+            defer { producer = fresh }
+            return producer
+        }
+        logger.warning("console: the re-driver's producer had a fatal error; a new one writes from now on")
+        Task { await replaced.shutdown(flushTimeout: .seconds(1)) }
+        return fresh
+    }
+
     /// Delivers what was handed over and stops the producer.
-    public func shutdown() async { await producer.shutdown() }
+    public func shutdown() async { await producer.withLock { $0 }.shutdown() }
 }
 
 /// A re-drive that could not be done, with the HTTP status it is answered with.

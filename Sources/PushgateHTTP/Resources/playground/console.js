@@ -73,7 +73,8 @@ function letterItem(l) {
       l.key !== null ? [" · key ", el("b", {}, l.key)] : null,
       l.stage ? el("span", { class: "tag" }, l.stage + (l.format ? " " + l.format : "")) : el("span", { class: "tag" }, "not written by pushgate"),
       l.binary ? el("span", { class: "tag" }, "binary value") : null,
-      l.value_cut ? el("span", { class: "tag" }, l.value_bytes + " bytes") : null),
+      l.value_cut ? el("span", { class: "tag" }, l.value_bytes + " bytes") : null,
+      l.redriven ? el("span", { class: "tag redriven" }, "re-driven" + (l.redriven > 1 ? " ×" + l.redriven : "")) : null),
     el("div", { class: "codes" }, [...new Set(l.errors.map(e => e.code))].map(c => el("span", {}, c))),
     first ? el("div", { class: "first" }, (first.path || '""') + ": " + first.message) : null);
   li.addEventListener("click", () => openLetter(l.partition, l.offset));
@@ -144,6 +145,7 @@ async function redriveOpen(withEditor) {
       consoleState.config.input_topic + "[" + r.partition + "] @" + r.offset;
     $("redrive-status").dataset.source = r.source;
   } catch (e) { $("redrive-status").textContent = String(e); return; }
+  loadLetters(true);
   watchFollow();
 }
 
@@ -217,6 +219,7 @@ async function bulkRedrive() {
   } catch (e) { $("bulk-count").textContent += " — stopped: " + e; }
   $("bulk-redrive").disabled = false;
   $("bulk-count").dataset.done = "true";
+  loadLetters(true);  // the letters now carry their "re-driven" mark
   followBulk(new Set(sources));
 }
 
