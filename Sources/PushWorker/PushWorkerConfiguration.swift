@@ -63,7 +63,7 @@ public struct PushWorkerConfiguration: Sendable {
     /// with its headers (`pushgate-errors` alone may take about 66 KiB). `linger.ms` stays librdkafka's
     /// (5): a longer one saves producer CPU when there are many output partitions, but caps throughput
     /// at about `--max-in-flight` records per linger (docs/configuration.md).
-    var producerDefaults: [String: String] {
+    public var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",
             "message.max.bytes": String(max(1_000_000, translator.maxPayloadBytes + 256 * 1024)),

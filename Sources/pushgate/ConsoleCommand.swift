@@ -86,7 +86,9 @@ struct ConsoleCommand: AsyncParsableCommand {
                 \.rawValue),
             lenient: worker.translator.lenient,
             consumerProperties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .consumer),
-            producerProperties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer))
+            producerProperties: worker.producerDefaults.merging(
+                KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer)
+            ) { _, given in given })
         let server = try ConsoleServer(
             host: host, port: port, token: token, settings: console, resources: resources,
             maxPayloadBytes: worker.translator.maxPayloadBytes, logger: logger,

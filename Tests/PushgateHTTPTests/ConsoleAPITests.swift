@@ -61,18 +61,22 @@ struct ConsoleAPITests {
         let bootstrap: String
         let broker: EmbeddedBroker
 
-        func get(_ path: String, token: String? = ConsoleAPITests.token) async throws -> HTTPTestSupport.HTTPResponse {
+        func get(
+            _ path: String, token: String? = ConsoleAPITests.token, method: String = "GET", host: String = "localhost",
+            headers: String = ""
+        ) async throws -> HTTPTestSupport.HTTPResponse {
             let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-            let request = "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Connection: close\r\n\r\n"
+            let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n\(auth)\(headers)Connection: close\r\n\r\n"
             return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
         }
 
-        func post(_ path: String, _ body: String, token: String? = ConsoleAPITests.token) async throws
-            -> HTTPTestSupport.HTTPResponse
-        {
+        func post(
+            _ path: String, _ body: String, token: String? = ConsoleAPITests.token,
+            contentType: String = "application/json"
+        ) async throws -> HTTPTestSupport.HTTPResponse {
             let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
             let request =
-                "POST \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Content-Type: application/json\r\n"
+                "POST \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Content-Type: \(contentType)\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
             return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
         }
@@ -132,8 +136,13 @@ struct ConsoleAPITests {
             }
             #expect(try await console.post("/api/redrive", #"{"letters":[]}"#, token: nil).status == 401)
             #expect(try await console.post("/api/translate", #"{"payload":"{}"}"#, token: nil).status == 401)
+            // A path spelled with empty segments is no way around the token.
+            for path in ["//api/dead-letters/0/0", "//api//dead-letters//0//0", "/api/../api/live", "/nope"] {
+                #expect(try await console.get(path, token: nil).status == 401, "\(path)")
+            }
             let page = try await console.get("/", token: nil)
             #expect(page.status == 200)
+            #expect(page.headers.contains("Content-Security-Policy: frame-ancestors 'none'"))
             #expect(page.body.contains("pushgate console"))
             #expect(try await console.get("/api/config").status == 200)
             // The playground's request size limit: the payload limit plus 64 KiB of envelope.
@@ -190,8 +199,11 @@ struct ConsoleAPITests {
                 let batch = try #require(page["letters"] as? [[String: Any]])
                 #expect(batch.count <= 3)
                 seen += batch.map { "\($0["partition"]!)/\($0["offset"]!)" }
-                cursor = (page["cursor"] as? Int).map(String.init)
+                cursor = page["cursor"] as? String
             } while cursor != nil
+            // Newest first by record timestamp: the hour-older letters come last.
+            let times = letters.map { $0["timestamp_ms"] as? Int ?? 0 }
+            #expect(times == times.sorted(by: >))
             #expect(seen == letters.map { "\($0["partition"]!)/\($0["offset"]!)" })
             #expect(try await console.get("/api/dead-letters?limit=x").status == 400)
             #expect(try await console.get("/api/dead-letters/9/999").status == 404)
@@ -268,6 +280,34 @@ struct ConsoleAPITests {
             let records = try await PythonKafkaClient.dump(
                 ["push.unified"], bootstrap: console.bootstrap, expect: 1, timeout: 30)
             #expect(records.count == 1)
+        }
+    }
+
+    /// Another site cannot use the API through an operator's browser, even on loopback without a token.
+    @Test func requestsFromOtherSitesAreRefused() async throws {
+        try await Self.withConsole { console, _ in
+            let body = #"{"letters":[]}"#
+            // A form or a "simple" fetch from another page cannot set application/json without asking first.
+            #expect(try await console.post("/api/redrive", body, contentType: "text/plain;charset=UTF-8").status == 415)
+            #expect(
+                try await console.post("/api/redrive", body, contentType: "application/json; charset=utf-8").status
+                    == 200)
+            let foreign = "Origin: https://evil.example\r\n"
+            #expect(try await console.get("/api/dead-letters", headers: foreign).status == 403)
+            #expect(try await console.get("/api/dead-letters", headers: "Sec-Fetch-Site: cross-site\r\n").status == 403)
+            #expect(try await console.get("/api/dead-letters", headers: "Origin: http://localhost\r\n").status == 200)
+            #expect(
+                try await console.get("/api/dead-letters", headers: "Sec-Fetch-Site: same-origin\r\n").status == 200)
+            // Another name resolved to 127.0.0.1 (DNS rebinding): the page and the API refuse it.
+            #expect(try await console.get("/", host: "evil.example:8081").status == 421)
+            #expect(try await console.get("/api/live", host: "evil.example").status == 421)
+            #expect(try await console.get("/api/live", host: "127.0.0.1:9").status == 200)
+            // HEAD is GET without the body; other methods get 405 and the ones allowed.
+            let head = try await console.get("/api/live", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+            let delete = try await console.get("/api/dead-letters/0/0", method: "DELETE")
+            #expect(delete.status == 405 && delete.headers.contains("Allow: GET, HEAD"))
+            #expect(try await console.get("/api/redrive").headers.contains("Allow: POST"))
         }
     }
 }

@@ -112,4 +112,50 @@ struct ConsoleUnitTests {
         #expect(query.key == "")
         #expect(throws: DeadLetterQueryError.self) { try DeadLetterQuery(queryItems: ["from_ms": "soon"]) }
     }
+
+    static func letter(partition: Int32, offset: Int64, at timestamp: Int64?, value: String = "{}")
+        -> KafkaConsumerMessage
+    {
+        KafkaConsumerMessage(
+            topic: "push.dlq", partition: partition, offset: offset, key: nil, value: Array(value.utf8),
+            timestampMs: timestamp)
+    }
+
+    @Test func newestFirstIsByTimeAndACursorHoldsItsPlaceWhileLettersArrive() throws {
+        let index = DeadLetterIndex()
+        // Read partition by partition, as a reader starting late does: times interleave across partitions.
+        for (partition, times) in [(0, [10, 30, 50]), (1, [20, 40, 60])] {
+            for (offset, time) in times.enumerated() {
+                index.add(Self.letter(partition: Int32(partition), offset: Int64(offset), at: Int64(time)))
+            }
+        }
+        index.add(Self.letter(partition: 2, offset: 0, at: nil))
+        func times(_ page: DeadLetterIndex.Page) -> [Int64?] { page.letters.map(\.timestampMs) }
+        let first = index.page(DeadLetterQuery(), limit: 3, after: nil)
+        #expect(times(first) == [60, 50, 40])
+        #expect(first.cursor?.description == "40:1:1")
+        // A newer and an older letter arrive: the next page neither repeats nor skips.
+        index.add(Self.letter(partition: 0, offset: 3, at: 70))
+        index.add(Self.letter(partition: 1, offset: 3, at: 35))
+        let second = index.page(DeadLetterQuery(), limit: 3, after: first.cursor)
+        #expect(times(second) == [35, 30, 20])
+        let third = index.page(DeadLetterQuery(), limit: 3, after: second.cursor)
+        #expect(times(third) == [10, nil])
+        #expect(third.cursor == nil)
+        #expect(DeadLetterIndex.Cursor("40:1:1") == first.cursor)
+        #expect(DeadLetterIndex.Cursor("40:1") == nil)
+        // Oldest first for a bulk re-drive.
+        #expect(index.all(matching: DeadLetterQuery()).map(\.timestampMs) == [nil, 10, 20, 30, 35, 40, 50, 60, 70])
+    }
+
+    @Test func textSearchFindsBytesAnywhere() throws {
+        let index = DeadLetterIndex()
+        let values = ["", "a", "needle", "xxneedlexx", "needl", "nneedle", "aaaaaaaaaaneedle", "é needle é"]
+        for (offset, value) in values.enumerated() {
+            index.add(Self.letter(partition: 0, offset: Int64(offset), at: Int64(offset), value: value))
+        }
+        let query = try DeadLetterQuery(queryItems: ["q": "needle"])
+        #expect(index.all(matching: query).map(\.offset) == [2, 3, 5, 6, 7])
+        #expect(index.all(matching: try DeadLetterQuery(queryItems: ["q": "é n"])).map(\.offset) == [7])
+    }
 }

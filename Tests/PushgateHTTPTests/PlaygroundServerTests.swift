@@ -107,17 +107,17 @@ struct PlaygroundServerTests {
             #expect(refused.body.contains("larger than \(limit) bytes"))
             // Without Content-Length (chunked), the limit holds as the body arrives.
             let chunked =
-                "POST /api/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(over.count, radix: 16) + "\r\n" + String(decoding: over, as: UTF8.self) + "\r\n0\r\n\r\n"
             #expect(try await Self.send(Array(chunked.utf8), port: port).status == 413)
             // A client that waits for 100 Continue is refused before it sends the body.
             let waiting =
-                "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(over.count)\r\n"
+                "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(over.count)\r\n"
                 + "Expect: 100-continue\r\n\r\n"
             #expect(try await Self.send(Array(waiting.utf8), port: port).status == 413)
             // Within the limit it is told to go on, then answered.
             let going =
-                "POST /api/translate HTTP/1.1\r\nHost: x\r\nContent-Length: \(within.count)\r\n"
+                "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(within.count)\r\n"
                 + "Expect: 100-continue\r\nConnection: close\r\n\r\n"
             let answer = try await Self.send(Array(going.utf8) + within, port: port)
             #expect(answer.status == 100)

@@ -75,13 +75,16 @@ public final class ClusterWatch: Sendable {
     public func run() async {
         var configuration = consumer
         configuration.topics = []
-        let reader: KafkaConsumer
-        do {
-            reader = try KafkaConsumer(configuration: configuration, logger: logger)
-        } catch {
-            state.withLock { $0.error = "\(error)" }
-            return
+        var made: KafkaConsumer?
+        while made == nil && !Task.isCancelled {
+            do {
+                made = try KafkaConsumer(configuration: configuration, logger: logger)
+            } catch {
+                state.withLock { $0.error = "\(error)" }
+                try? await Task.sleep(for: interval)
+            }
         }
+        guard let reader = made else { return }
         var wasConnected = true
         while !Task.isCancelled {
             do {

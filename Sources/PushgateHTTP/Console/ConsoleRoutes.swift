@@ -56,9 +56,10 @@ public struct ConsoleRoutes: HTTPRoutes {
     /// The answer to one request.
     public func respond(method: HTTPMethod, uri: String, headers: HTTPHeaders, body: [UInt8]) async -> HTTPResponse {
         let path = Self.path(of: uri)
-        let parts = path.split(separator: "/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let isLetter = parts.count == 4 && parts.first == "api" && parts.dropFirst().first == "dead-letters"
         switch (method, path) {
-        case (.GET, "/"), (.HEAD, "/"), (.GET, "/index.html"):
+        case (.GET, "/"), (.GET, "/index.html"):
             return HTTPResponse(status: .ok, contentType: "text/html; charset=utf-8", body: page)
         case (_, "/api/examples"), (_, "/api/translate"):
             return await playground.respond(method: method, uri: uri, headers: headers, body: body)
@@ -68,8 +69,9 @@ public struct ConsoleRoutes: HTTPRoutes {
             return deadLetters(uri)
         case (.GET, "/api/dead-letter-ids"):
             return ids(uri)
-        case (.GET, _) where parts.count == 4 && parts[0] == "api" && parts[1] == "dead-letters":
-            guard let partition = Int32(parts[2]), let offset = Int64(parts[3]) else {
+        case (.GET, _) where isLetter:
+            let numbers = Array(parts.suffix(2))
+            guard let partition = Int32(numbers[0]), let offset = Int64(numbers[1]) else {
                 return .text(.badRequest, "use /api/dead-letters/PARTITION/OFFSET\n")
             }
             return await letter(partition: partition, offset: offset)
@@ -79,14 +81,23 @@ public struct ConsoleRoutes: HTTPRoutes {
             return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: redriver.written.map(describe))))
         case (.GET, "/api/live"):
             return live()
-        case (_, "/"), (_, "/api/config"), (_, "/api/dead-letters"), (_, "/api/dead-letter-ids"), (_, "/api/redrives"),
-            (_, "/api/live"):
-            return .text(.methodNotAllowed, "use GET\n")
+        case (_, "/"), (_, "/index.html"), (_, "/api/config"), (_, "/api/dead-letters"), (_, "/api/dead-letter-ids"),
+            (_, "/api/redrives"), (_, "/api/live"):
+            return Self.methodNotAllowed(allow: "GET, HEAD")
+        case (_, _) where isLetter:
+            return Self.methodNotAllowed(allow: "GET, HEAD")
         case (_, "/api/redrive"):
-            return .text(.methodNotAllowed, "use POST with a JSON body\n")
+            return Self.methodNotAllowed(allow: "POST")
         default:
             return .text(.notFound, "not found: see docs/console.md for the console's API\n")
         }
+    }
+
+    /// 405 with the methods the path takes.
+    static func methodNotAllowed(allow: String) -> HTTPResponse {
+        var response = HTTPResponse.text(.methodNotAllowed, "use \(allow)\n")
+        response.headers.append(("Allow", allow))
+        return response
     }
 
     private func deadLetters(_ uri: String) -> HTTPResponse {
@@ -104,12 +115,14 @@ public struct ConsoleRoutes: HTTPRoutes {
             }
             limit = min(value, Self.maxLimit)
         }
-        var cursor: Int?
+        var cursor: DeadLetterIndex.Cursor?
         if let text = items["cursor"], !text.isEmpty {
-            guard let value = Int(text) else { return .text(.badRequest, "cursor must be what a page answered\n") }
+            guard let value = DeadLetterIndex.Cursor(text) else {
+                return .text(.badRequest, "cursor must be what a page answered\n")
+            }
             cursor = value
         }
-        let page = index.page(query, limit: limit, cursor: cursor)
+        let page = index.page(query, limit: limit, after: cursor)
         var redrives: [String: Int] = [:]
         for written in redriver.written {
             redrives["\(written.letterPartition)/\(written.letterOffset)", default: 0] += 1
@@ -123,7 +136,7 @@ public struct ConsoleRoutes: HTTPRoutes {
                         return shown
                     },
                     counts: page.counts, stageCounts: page.stageCounts, matching: page.matching, total: page.total,
-                    cursor: page.cursor)))
+                    cursor: page.cursor?.description)))
     }
 
     private func ids(_ uri: String) -> HTTPResponse {

@@ -78,8 +78,10 @@ public struct ConsoleServer: Service {
                 ).run { batch in for message in batch { routes.followThrough.addOutput(message) } }
             }
             group.addTask { await routes.watch.run() }
+            let loopbackOnly = ListenAddressRule.isLoopback(host)
             try await HTTPListener.serve(
-                host: host, port: port, handler: { HTTPRequestHandler(routes: routes, token: token) },
+                host: host, port: port,
+                handler: { HTTPRequestHandler(routes: routes, token: token, loopbackOnly: loopbackOnly) },
                 cannotBind: {
                     PlaygroundServerError(description: "cannot serve the console on \(host):\(port): \($0)")
                 },

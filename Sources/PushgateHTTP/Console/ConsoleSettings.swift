@@ -21,7 +21,9 @@ public struct ConsoleSettings: Sendable {
     public var lenient: Bool
     /// How the console's readers connect (librdkafka properties of `-X` for consumers).
     public var consumerProperties: [String: String]
-    /// How the re-driver's producer connects (librdkafka properties of `-X` for producers).
+    /// How the re-driver's producer connects and partitions: the worker's producer defaults (Java's key
+    /// hashing, so a re-driven record goes where its key's records go; a record size limit that fits the
+    /// largest payload), then the librdkafka properties of `-X` for producers.
     public var producerProperties: [String: String]
 
     /// Creates settings.

@@ -17,6 +17,7 @@ enum ConsoleWire {
         var offset: Int64
         var timestampMs: Int64?
         var key: String?
+        var keyBase64: String?
         var stage: String?
         var format: String?
         var errors: [DeadLetter.Problem]
@@ -32,7 +33,8 @@ enum ConsoleWire {
         var redriven = 0
 
         enum CodingKeys: String, CodingKey {
-            case partition, offset, timestampMs, key, stage, format, errors, headers, value, valueBytes, valueCut
+            case partition, offset, timestampMs, key, keyBase64, stage, format, errors, headers, value, valueBytes,
+                valueCut
             case valueBase64, binary, writtenByPushgate, source, redriven
         }
 
@@ -43,6 +45,7 @@ enum ConsoleWire {
             try container.encode(offset, forKey: .offset)
             try container.encode(timestampMs, forKey: .timestampMs)
             try container.encode(key, forKey: .key)
+            try container.encodeIfPresent(keyBase64, forKey: .keyBase64)
             try container.encode(stage, forKey: .stage)
             try container.encode(format, forKey: .format)
             try container.encode(errors, forKey: .errors)
@@ -62,6 +65,9 @@ enum ConsoleWire {
             offset = letter.offset
             timestampMs = letter.timestampMs
             key = letter.key.map { String(decoding: $0, as: UTF8.self) }
+            keyBase64 = letter.key.flatMap {
+                String(validating: $0, as: UTF8.self) == nil ? Data($0).base64EncodedString() : nil
+            }
             stage = letter.stage
             format = letter.format
             errors = letter.errors
@@ -71,7 +77,7 @@ enum ConsoleWire {
             valueBytes = letter.valueBytes
             valueCut = shown.count < letter.valueBytes
             binary = letter.valueIsBinary
-            valueBase64 = binary ? Data(letter.value).base64EncodedString() : nil
+            valueBase64 = binary ? Data(shown).base64EncodedString() : nil
             writtenByPushgate = letter.writtenByPushgate
             source = letter.source.map { SourceRecord(topic: $0.topic, partition: $0.partition, offset: $0.offset) }
         }
@@ -83,7 +89,7 @@ enum ConsoleWire {
         var stageCounts: [String: Int]
         var matching: Int
         var total: Int
-        var cursor: Int?
+        var cursor: String?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)

@@ -4,9 +4,12 @@ import Synchronization
 /// Every record of the dead-letter topic the console has read, in memory, with counts per code and
 /// stage, filters and paging (``DeadLetterQuery``).
 ///
-/// Letters are kept in the order they were read: within a partition, that is offset order; newest
-/// first is the reverse. A page's cursor is the read order of its last letter, so letters read while
-/// an operator pages do not move the pages already seen.
+/// Newest first means by record timestamp, then partition, then offset, all descending (a record
+/// without a timestamp is the oldest). A page's cursor is the place of its last letter in that order, so
+/// letters read while an operator pages, newer or older, neither repeat nor shift the pages to come.
+///
+/// Queries work on a snapshot (the arrays are copied on write, so taking one costs nothing): the reader
+/// adding letters and other requests never wait for a search.
 public final class DeadLetterIndex: Sendable {
     /// How many bytes of a value are kept in memory; a longer value is read from Kafka when needed.
     public let keptValueBytes: Int
@@ -15,11 +18,42 @@ public final class DeadLetterIndex: Sendable {
     private struct State {
         var letters: [DeadLetter] = []
         var positions: [PartitionOffset: Int] = [:]
+        /// Positions in ``letters``, oldest first; valid up to `sortedCount` letters.
+        var order: [Int] = []
+        var sortedCount = 0
     }
 
     private struct PartitionOffset: Hashable {
         var partition: Int32
         var offset: Int64
+    }
+
+    /// A letter's place in the newest-first order, as a cursor: `TIMESTAMP:PARTITION:OFFSET`.
+    public struct Cursor: Sendable, Equatable, Comparable, CustomStringConvertible {
+        var timestampMs: Int64
+        var partition: Int32
+        var offset: Int64
+
+        init(_ letter: DeadLetter) {
+            timestampMs = letter.timestampMs ?? .min
+            partition = letter.partition
+            offset = letter.offset
+        }
+
+        /// Reads a cursor a page answered.
+        public init?(_ text: String) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, let timestamp = Int64(parts[0]), let partition = Int32(parts[1]),
+                let offset = Int64(parts[2])
+            else { return nil }
+            (timestampMs, self.partition, self.offset) = (timestamp, partition, offset)
+        }
+
+        public var description: String { "\(timestampMs):\(partition):\(offset)" }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.timestampMs, lhs.partition, lhs.offset) < (rhs.timestampMs, rhs.partition, rhs.offset)
+        }
     }
 
     /// One page of letters.
@@ -35,7 +69,7 @@ public final class DeadLetterIndex: Sendable {
         /// How many letters the console holds.
         public var total: Int
         /// The cursor of the next page, `nil` on the last.
-        public var cursor: Int?
+        public var cursor: Cursor?
     }
 
     /// Creates an empty index.
@@ -63,36 +97,52 @@ public final class DeadLetterIndex: Sendable {
         }
     }
 
-    /// Up to `limit` letters matching `query`, newest first, read before `cursor` (all when `nil`).
-    public func page(_ query: DeadLetterQuery, limit: Int, cursor: Int?) -> Page {
-        state.withLock { state in
-            var counts: [String: Int] = [:]
-            var stages: [String: Int] = [:]
-            var matching = 0
-            var letters: [DeadLetter] = []
-            var next: Int?
-            for letter in state.letters.reversed() {
-                guard query.inTimeRange(letter) else { continue }
-                for code in letter.codes { counts[code, default: 0] += 1 }
-                stages[letter.stage ?? "none", default: 0] += 1
-                guard query.matches(letter) else { continue }
-                matching += 1
-                if cursor.map({ letter.sequence < $0 }) ?? true {
-                    if letters.count < limit {
-                        letters.append(letter)
-                    } else if next == nil {
-                        next = letters.last?.sequence
-                    }
+    /// Up to `limit` letters matching `query`, newest first, after `cursor` (from the newest when `nil`).
+    public func page(_ query: DeadLetterQuery, limit: Int, after cursor: Cursor?) -> Page {
+        let (letters, order) = snapshot()
+        var counts: [String: Int] = [:]
+        var stages: [String: Int] = [:]
+        var matching = 0
+        var page: [DeadLetter] = []
+        var next: Cursor?
+        let matcher = query.matcher()
+        for position in order.reversed() {
+            let letter = letters[position]
+            guard query.inTimeRange(letter) else { continue }
+            for code in letter.codes { counts[code, default: 0] += 1 }
+            stages[letter.stage ?? "none", default: 0] += 1
+            guard matcher.matches(letter) else { continue }
+            matching += 1
+            if cursor.map({ Cursor(letter) < $0 }) ?? true {
+                if page.count < limit {
+                    page.append(letter)
+                } else if next == nil, let last = page.last {
+                    next = Cursor(last)
                 }
             }
-            return Page(
-                letters: letters, counts: counts, stageCounts: stages, matching: matching,
-                total: state.letters.count, cursor: next)
         }
+        return Page(
+            letters: page, counts: counts, stageCounts: stages, matching: matching, total: letters.count, cursor: next)
     }
 
     /// Every letter matching `query`, oldest first (the order a bulk re-drive writes them in).
     public func all(matching query: DeadLetterQuery) -> [DeadLetter] {
-        state.withLock { $0.letters.filter { query.matches($0) } }
+        let (letters, order) = snapshot()
+        let matcher = query.matcher()
+        return order.lazy.map { letters[$0] }.filter { matcher.matches($0) }
+    }
+
+    /// The letters and their order, oldest first, sorted first if letters came since the last sort (a
+    /// sort of mostly ordered positions, as new letters mostly are the newest).
+    private func snapshot() -> ([DeadLetter], [Int]) {
+        state.withLock { state in
+            if state.sortedCount < state.letters.count {
+                state.order += state.sortedCount..<state.letters.count
+                let letters = state.letters
+                state.order.sort { Cursor(letters[$0]) < Cursor(letters[$1]) }
+                state.sortedCount = state.letters.count
+            }
+            return (state.letters, state.order)
+        }
     }
 }

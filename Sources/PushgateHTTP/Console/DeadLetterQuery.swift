@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Which dead letters a request asks for: the filters of `GET /api/dead-letters`, all optional.
 ///
 /// `code` (any of the letter's errors), `stage` (`parse`, `validate`, `emit`, or `none` for records
@@ -55,34 +59,56 @@ public struct DeadLetterQuery: Sendable, Equatable {
         return true
     }
 
-    /// Whether `letter` passes every filter.
-    func matches(_ letter: DeadLetter) -> Bool {
-        guard inTimeRange(letter) else { return false }
-        if let code, !letter.codes.contains(code) { return false }
-        if let stage, (letter.stage ?? "none") != stage { return false }
-        if let sourceTopic, letter.source?.topic != sourceTopic { return false }
-        if let sourcePartition, letter.source?.partition != sourcePartition { return false }
-        if let key {
-            guard let letterKey = letter.key, String(decoding: letterKey, as: UTF8.self) == key else { return false }
-        }
-        if let text, !Self.contains(letter.value, Array(text.utf8)) { return false }
-        return true
+    /// The filters, ready to test letters.
+    func matcher() -> Matcher {
+        Matcher(query: self, needle: text.map { Array($0.utf8) }, key: key.map { Array($0.utf8) })
     }
 
-    /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard haystack.count >= needle.count else { return false }
-        let first = needle[0]
-        var index = 0
-        let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                return true
+    /// Tests letters against the filters of a query.
+    struct Matcher {
+        let query: DeadLetterQuery
+        let needle: [UInt8]?
+        let key: [UInt8]?
+
+        /// Whether `letter` passes every filter.
+        func matches(_ letter: DeadLetter) -> Bool {
+            guard query.inTimeRange(letter) else { return false }
+            if let code = query.code, !letter.codes.contains(code) { return false }
+            if let stage = query.stage, (letter.stage ?? "none") != stage { return false }
+            if let topic = query.sourceTopic, letter.source?.topic != topic { return false }
+            if let partition = query.sourcePartition, letter.source?.partition != partition { return false }
+            if let key {
+                guard let letterKey = letter.key, Self.keyText(letterKey) == key else { return false }
             }
-            index += 1
+            if let needle, !Self.contains(letter.value, needle) { return false }
+            return true
         }
-        return false
+
+        /// A key as the API shows it: its UTF-8 text, bytes that are not UTF-8 as U+FFFD.
+        static func keyText(_ key: [UInt8]) -> [UInt8] {
+            String(validating: key, as: UTF8.self) != nil ? key : Array(String(decoding: key, as: UTF8.self).utf8)
+        }
+
+        /// Whether `needle` occurs in `haystack`: `memchr` to each candidate first byte, `memcmp` there.
+        static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+            guard !needle.isEmpty else { return true }
+            guard haystack.count >= needle.count else { return false }
+            return haystack.withUnsafeBytes { hay in
+                needle.withUnsafeBytes { pin in
+                    guard let hayStart = hay.baseAddress, let pinStart = pin.baseAddress else { return false }
+                    let first = Int32(pin[0])
+                    var at = 0
+                    let last = hay.count - pin.count
+                    while at <= last {
+                        guard let found = memchr(hayStart + at, first, last - at + 1) else { return false }
+                        let index = hayStart.distance(to: UnsafeRawPointer(found))
+                        if memcmp(hayStart + index, pinStart, pin.count) == 0 { return true }
+                        at = index + 1
+                    }
+                    return false
+                }
+            }
+        }
     }
 
     /// The decoded items of `uri`'s query string (the last of a repeated name wins).
@@ -99,7 +125,8 @@ public enum DeadLetterQueryItems {
         for pair in uri[uri.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+                let spaced = String(part).replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
             }
             items[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
         }

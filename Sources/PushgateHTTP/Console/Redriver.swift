@@ -257,16 +257,18 @@ public final class Redriver: Sendable {
     /// permanent error, such as a topic authorization failure, can write nothing more): the error was
     /// answered to the request that met it, and the next request gets a producer that works.
     private func liveProducer() throws(KafkaError) -> KafkaProducer {
-        let current = producer.withLock { $0 }
-        guard current.fatalError != nil else { return current }
-        let fresh = try KafkaProducer(configuration: producerConfiguration, logger: logger)
-        let replaced = producer.withLock { producer in
-            defer { producer = fresh }
-            return producer
+        // Checked and replaced under the lock: two requests meeting the error replace it once.
+        let (live, replaced) = try producer.withLock { producer throws(KafkaError) -> (KafkaProducer, KafkaProducer?) in
+            guard producer.fatalError != nil else { return (producer, nil) }
+            let old = producer
+            producer = try KafkaProducer(configuration: producerConfiguration, logger: logger)
+            return (producer, old)
         }
-        logger.warning("console: the re-driver's producer had a fatal error; a new one writes from now on")
-        Task { await replaced.shutdown(flushTimeout: .seconds(1)) }
-        return fresh
+        if let replaced {
+            logger.warning("console: the re-driver's producer had a fatal error; a new one writes from now on")
+            Task { await replaced.shutdown(flushTimeout: .seconds(1)) }
+        }
+        return live
     }
 
     /// Delivers what was handed over and stops the producer.

@@ -36,8 +36,10 @@ public struct PlaygroundServer: Service {
     /// - Throws: ``PlaygroundServerError`` when the address cannot be bound (port in use, no permission).
     public func run() async throws {
         let (routes, host, port, token) = (self.routes, self.host, self.port, self.token)
+        let loopbackOnly = ListenAddressRule.isLoopback(host)
         try await HTTPListener.serve(
-            host: host, port: port, handler: { HTTPRequestHandler(routes: routes, token: token) },
+            host: host, port: port,
+            handler: { HTTPRequestHandler(routes: routes, token: token, loopbackOnly: loopbackOnly) },
             cannotBind: { PlaygroundServerError(description: "cannot serve the playground on \(host):\(port): \($0)") },
             onBound: { boundPort in
                 let shown = host.contains(":") ? "[\(host)]" : host

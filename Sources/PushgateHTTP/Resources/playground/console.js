@@ -1,7 +1,8 @@
 // The console: dead letters (counts, filters, pages), one letter (problems linked to the editor, headers,
 // source record), re-drives (one, fixed or unchanged; bulk, unchanged) and what became of them, and the
 // live view of the cluster. The editor and previews are the playground's (playground.js).
-const consoleState = { cursor: null, letters: [], open: null, config: null, deadLetters: -1, followTimer: null };
+const consoleState = { cursor: null, letters: [], open: null, config: null, deadLetters: -1, followTimer: null,
+  listSequence: 0 };
 window.consoleState = consoleState;
 
 function filterQuery() {
@@ -29,9 +30,12 @@ async function loadLetters(reset) {
   q.set("limit", "50");
   if (!reset && consoleState.cursor !== null) q.set("cursor", String(consoleState.cursor));
   const sent = q.toString();
+  // Only the answer to the latest request is shown: an older one arriving late is dropped.
+  const mine = ++consoleState.listSequence;
   let page;
   try { page = await getJSON("/api/dead-letters?" + sent); }
-  catch (e) { $("summary").textContent = String(e); return; }
+  catch (e) { if (mine === consoleState.listSequence) $("summary").textContent = String(e); return; }
+  if (mine !== consoleState.listSequence) return;
   if (reset) { consoleState.letters = []; $("letters").textContent = ""; }
   consoleState.cursor = page.cursor;
   consoleState.letters.push(...page.letters);
@@ -109,6 +113,9 @@ async function openLetter(partition, offset) {
   // The editor: the payload, the source record and the worker's options; the playground translates it.
   editor.value = l.binary ? l.value : (l.value.trim().startsWith("{") ? reindent(l.value) : l.value);
   consoleState.openedText = editor.value;
+  // Bytes that are not UTF-8 cannot go through the editor unchanged: such a letter is re-driven as it is.
+  $("redrive-edited").disabled = l.binary;
+  $("redrive-edited").title = l.binary ? "the value is not UTF-8 text: re-drive it unchanged" : "";
   const src = l.source || { topic: consoleState.config ? consoleState.config.input_topic : "push.unified", partition: 0, offset: 0 };
   $("topic").value = src.topic; $("partition").value = src.partition; $("offset").value = src.offset;
   $("key").value = l.key === null ? "" : l.key;
@@ -136,7 +143,8 @@ async function redriveOpen(withEditor) {
   const l = consoleState.open;
   if (!l) return;
   const item = { partition: l.partition, offset: l.offset };
-  if (withEditor) item.payload = editor.value;
+  // The editor as the letter was opened (only indented) is the letter unchanged, not a fix.
+  if (withEditor && editor.value !== consoleState.openedText) item.payload = editor.value;
   $("redrive-status").textContent = "writing…";
   try {
     const answer = await redrive([item]);
@@ -158,9 +166,10 @@ function watchFollow() {
   const tick = async () => {
     if (consoleState.open !== l) return;
     let answer;
-    try { answer = await getJSON("/api/dead-letters/" + l.partition + "/" + l.offset); } catch (e) { answer = null; }
-    if (answer && consoleState.open === l) renderFollow(answer.redrives);
-    const waiting = !answer || answer.redrives.some(r => r.outcomes.length === 0);
+    try { answer = await getJSON("/api/redrives"); } catch (e) { answer = null; }
+    const mine = answer && answer.redrives.filter(r => r.letter.partition === l.partition && r.letter.offset === l.offset);
+    if (mine && consoleState.open === l) renderFollow(mine);
+    const waiting = !mine || mine.some(r => r.outcomes.length === 0);
     if (waiting && Date.now() - started < 60000) consoleState.followTimer = setTimeout(tick, 1000);
   };
   consoleState.followTimer = setTimeout(tick, 500);
