@@ -33,25 +33,27 @@ struct RecordBuilder {
         var collapseID: ArraySlice<UInt8>?
     }
 
-    /// The header values shared by the outputs of `notification`.
-    func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64)
-        -> OutputHeaders
-    {
+    /// The header values shared by the outputs of `notification`; `id` and the collapse id are decoded
+    /// from `document` straight into the buffer.
+    func outputHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> OutputHeaders {
+        let id = notification.id
+        let collapseID = notification.ios.collapseID
         var text: [UInt8] = []
-        text.reserveCapacity(record.topic.utf8.count + 48 + (id?.utf8.count ?? 0) + (collapseID?.utf8.count ?? 0))
+        // Raw lengths: a decoded text is never longer than its escaped form.
+        text.reserveCapacity(record.topic.utf8.count + 48 + (id?.length ?? 0) + (collapseID?.length ?? 0))
         text.append(contentsOf: record.topic.utf8)
         text.append(UInt8(ascii: ":"))
         appendDecimal(Int64(record.partition), to: &text)
         text.append(UInt8(ascii: ":"))
         appendDecimal(record.offset, to: &text)
         let sourceEnd = text.count
-        if let id { text.append(contentsOf: id.utf8) }
+        if let id { document.withDecodedBytes(id) { text.append(contentsOf: $0) } }
         let idEnd = text.count
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             appendDecimal(Self.expiration(notification, timestampMs), to: &text)
         }
         let expirationEnd = text.count
-        if let collapseID { text.append(contentsOf: collapseID.utf8) }
+        if let collapseID { document.withDecodedBytes(collapseID) { text.append(contentsOf: $0) } }
         let background = APSWriter.isBackground(notification)
         let high = !background && notification.message.priority == .high
         return OutputHeaders(
@@ -62,9 +64,22 @@ struct RecordBuilder {
             expiration: text[idEnd..<expirationEnd], collapseID: collapseID == nil ? nil : text[expirationEnd...])
     }
 
-    /// Appends the decimal digits of `value` (a string of at most 20 digits: stored inline, not allocated).
+    /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
     private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: String(value).utf8)
+        Self.appendDecimal(value, to: &bytes)
+    }
+
+    /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
@@ -86,23 +101,35 @@ struct RecordBuilder {
         return true
     }
 
+    /// An output record: the forwarded headers, then those of SPEC section 1, written straight into an
+    /// array of exactly their number (one allocation, no growth).
     func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic])
         -> OutputRecord
     {
-        var headers = forwardedHeaders
-        headers.reserveCapacity(forwardedHeaders.count + 9)
-        headers.append(RecordHeader(name: "pushgate-id", bytes: shared.id))
-        headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
-        headers.append(RecordHeader(name: "pushgate-source", bytes: shared.source))
-        if shared.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
-        if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
-        if format.isDeliveredByAPNs {
-            headers.append(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
-            headers.append(RecordHeader(name: "apns-priority", bytes: shared.priority))
-            headers.append(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
-            if let collapseID = shared.collapseID {
-                headers.append(RecordHeader(name: "apns-collapse-id", bytes: collapseID))
+        let warningsJSON = warnings.isEmpty ? nil : warnings.encodedJSON()
+        let apns = format.isDeliveredByAPNs
+        let count =
+            forwardedHeaders.count + 3 + (shared.dryRun ? 1 : 0) + (warningsJSON == nil ? 0 : 1)
+            + (apns ? (shared.collapseID == nil ? 3 : 4) : 0)
+        let headers = [RecordHeader](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var position = 0
+            func put(_ header: RecordHeader) {
+                buffer.initializeElement(at: position, to: header)
+                position += 1
             }
+            for header in forwardedHeaders { put(header) }
+            put(RecordHeader(name: "pushgate-id", bytes: shared.id))
+            put(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
+            put(RecordHeader(name: "pushgate-source", bytes: shared.source))
+            if shared.dryRun { put(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
+            if let warningsJSON { put(RecordHeader(name: "pushgate-warnings", value: warningsJSON)) }
+            if apns {
+                put(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
+                put(RecordHeader(name: "apns-priority", bytes: shared.priority))
+                put(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
+                if let collapseID = shared.collapseID { put(RecordHeader(name: "apns-collapse-id", bytes: collapseID)) }
+            }
+            initialized = position
         }
         return OutputRecord(
             topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
@@ -136,9 +163,9 @@ struct RecordBuilder {
         }
         let topic = part { $0.append(contentsOf: record.topic.utf8) }
         text.append(UInt8(ascii: ":"))
-        let partition = part { $0.append(contentsOf: String(record.partition).utf8) }
+        let partition = part { Self.appendDecimal(Int64(record.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
-        let offset = part { $0.append(contentsOf: String(record.offset).utf8) }
+        let offset = part { Self.appendDecimal(record.offset, to: &$0) }
         let first = errors.first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
