@@ -67,7 +67,7 @@ public struct Translator: Sendable {
         var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
-        let headers = builder.outputHeaders(
+        let headers = builder.sharedHeaders(
             notification: notification, document: document, timestampMs: builder.record.timestampMs ?? readAtMs)
         for format in notification.formats {
             let emission = Self.emit(format, notification, document)

@@ -25,17 +25,22 @@ import Testing
         var summary = DifferentialSummary()
         var lines: [UInt8] = []
         let writesLines = environment["PUSHGATE_DIFFERENTIAL_LINES"] != nil
+        var unequalHeaderReads = 0
         for index in 0..<Self.count {
             let input = inputs.next(index: index)
             let translation = input.translator.translation(of: input.record, readAtMs: input.readAtMs)
             var digest = FNV64()
             digest.add(translation)
+            for record in translation.records where !Self.headersReadInPlaceMatchList(record) {
+                unequalHeaderReads += 1
+            }
             summary.add(kind: input.kind, translation: translation, digest: digest.value)
             if writesLines { lines += Array("\(index) \(input.kind) \(digest.hex)\n".utf8) }
         }
         if let path = environment["PUSHGATE_DIFFERENTIAL_LINES"] {
             try Data(lines).write(to: URL(fileURLWithPath: path))
         }
+        #expect(unequalHeaderReads == 0, "headers read in place (as the producer does) differ from the list")
         let actual = summary.text(count: Self.count, seed: Self.seed)
         if environment["PUSHGATE_RECORD_DIFFERENTIAL"] == "1" {
             try Data(actual.utf8).write(to: Self.referenceURL)
@@ -47,6 +52,18 @@ import Testing
         let differing = zip(actualLines, expectedLines).filter { $0 != $1 }.map { "\($0.0) (recorded: \($0.1))" }
         #expect(actualLines.count == expectedLines.count)
         #expect(differing.isEmpty, "\(differing.count) lines differ, first: \(differing.prefix(3))")
+    }
+
+    /// Whether `forEachHeader` and `headerCount` (how the producer reads a record) give the headers of the list.
+    static func headersReadInPlaceMatchList(_ record: OutputRecord) -> Bool {
+        var read: [RecordHeader] = []
+        record.forEachHeader { name, value in
+            read.append(
+                RecordHeader(
+                    name: String(decoding: name, as: UTF8.self),
+                    value: value.map { Array($0.bindMemory(to: UInt8.self)) }))
+        }
+        return read == record.headers && record.headerCount == read.count
     }
 }
 

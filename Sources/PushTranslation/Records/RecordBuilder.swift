@@ -20,66 +20,50 @@ struct RecordBuilder {
     /// `TOPIC:PARTITION:OFFSET` of the input record.
     var sourceReference: String { record.sourceReference }
 
-    /// The header values every output of one input shares, made once, in one buffer: each is a slice
-    /// of it (one allocation for all of them).
-    struct OutputHeaders {
-        var id: ArraySlice<UInt8>
-        var source: ArraySlice<UInt8>
+    /// What the outputs of one input share in their headers (SPEC section 1).
+    struct SharedHeaders {
+        /// `pushgate-id` when the payload has an id: its decoded bytes.
+        var id: ArraySlice<UInt8>?
         var dryRun: Bool
-        /// `apns-push-type`, `apns-priority`, `apns-expiration` and `apns-collapse-id` (`nil` when not set).
-        var pushType: ArraySlice<UInt8>
-        var priority: ArraySlice<UInt8>
-        var expiration: ArraySlice<UInt8>
-        var collapseID: ArraySlice<UInt8>?
+        /// The `apns-*` headers, when a format delivered by APNs is routed.
+        var apns: APNsHeaders?
     }
 
-    /// The header values shared by the outputs of `notification`; `id` and the collapse id are decoded
-    /// from `document` straight into the buffer.
-    func outputHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> OutputHeaders {
-        let id = notification.id
-        let collapseID = notification.ios.collapseID
-        var text: [UInt8] = []
-        // Raw lengths: a decoded text is never longer than its escaped form.
-        text.reserveCapacity(record.topic.utf8.count + 48 + (id?.length ?? 0) + (collapseID?.length ?? 0))
-        text.append(contentsOf: record.topic.utf8)
-        text.append(UInt8(ascii: ":"))
-        appendDecimal(Int64(record.partition), to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDecimal(record.offset, to: &text)
-        let sourceEnd = text.count
-        if let id { document.withDecodedBytes(id) { text.append(contentsOf: $0) } }
-        let idEnd = text.count
+    /// The header values shared by the outputs of `notification`. The id and collapse id are slices of the
+    /// input payload (decoded into arrays of their own only when they hold escapes).
+    func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
+        var apns: APNsHeaders?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
-            appendDecimal(Self.expiration(notification, timestampMs), to: &text)
+            let background = APSWriter.isBackground(notification)
+            apns = APNsHeaders(
+                background: background, highPriority: !background && notification.message.priority == .high,
+                expiration: Self.expiration(notification, timestampMs),
+                collapseID: notification.ios.collapseID.map { decodedBytes($0, document) })
         }
-        let expirationEnd = text.count
-        if let collapseID { document.withDecodedBytes(collapseID) { text.append(contentsOf: $0) } }
-        let background = APSWriter.isBackground(notification)
-        let high = !background && notification.message.priority == .high
-        return OutputHeaders(
-            id: id == nil ? text[..<sourceEnd] : text[sourceEnd..<idEnd], source: text[..<sourceEnd],
-            dryRun: notification.dryRun,
-            pushType: background ? HeaderText.background[...] : HeaderText.alert[...],
-            priority: high ? HeaderText.ten[...] : HeaderText.five[...],
-            expiration: text[idEnd..<expirationEnd], collapseID: collapseID == nil ? nil : text[expirationEnd...])
+        return SharedHeaders(
+            id: notification.id.map { decodedBytes($0, document) }, dryRun: notification.dryRun, apns: apns)
     }
 
-    /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
-    private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        Self.appendDecimal(value, to: &bytes)
+    /// The decoded UTF-8 bytes of an input text: a slice of the input record's value when it holds no escape.
+    private func decodedBytes(_ text: InputText, _ document: JSONDocument) -> ArraySlice<UInt8> {
+        guard text.isEscaped else { return record.value[text.start..<text.start + text.length] }
+        return JSONDocument.decode(document.raw(text))[...]
     }
 
     /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
     static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude / divisor))
-            magnitude %= divisor
-            divisor /= 10
-        } while divisor > 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var magnitude = value.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
+        }
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
@@ -101,38 +85,16 @@ struct RecordBuilder {
         return true
     }
 
-    /// An output record: the forwarded headers, then those of SPEC section 1, written straight into an
-    /// array of exactly their number (one allocation, no growth).
-    func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic])
+    /// An output record, its headers kept as what they are made of (no list of them is made).
+    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [Diagnostic])
         -> OutputRecord
     {
-        let warningsJSON = warnings.isEmpty ? nil : warnings.encodedJSON()
-        let apns = format.isDeliveredByAPNs
-        let count =
-            forwardedHeaders.count + 3 + (shared.dryRun ? 1 : 0) + (warningsJSON == nil ? 0 : 1)
-            + (apns ? (shared.collapseID == nil ? 3 : 4) : 0)
-        let headers = [RecordHeader](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var position = 0
-            func put(_ header: RecordHeader) {
-                buffer.initializeElement(at: position, to: header)
-                position += 1
-            }
-            for header in forwardedHeaders { put(header) }
-            put(RecordHeader(name: "pushgate-id", bytes: shared.id))
-            put(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
-            put(RecordHeader(name: "pushgate-source", bytes: shared.source))
-            if shared.dryRun { put(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
-            if let warningsJSON { put(RecordHeader(name: "pushgate-warnings", value: warningsJSON)) }
-            if apns {
-                put(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
-                put(RecordHeader(name: "apns-priority", bytes: shared.priority))
-                put(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
-                if let collapseID = shared.collapseID { put(RecordHeader(name: "apns-collapse-id", bytes: collapseID)) }
-            }
-            initialized = position
-        }
-        return OutputRecord(
-            topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
+        let headers = OutputHeaders(
+            forwarded: forwardedHeaders, sourceTopic: record.topic, sourcePartition: record.partition,
+            sourceOffset: record.offset, id: shared.id, format: format, dryRun: shared.dryRun,
+            warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
+            apns: format.isDeliveredByAPNs ? shared.apns : nil)
+        return OutputRecord(topic: configuration.topic(for: format), key: record.key, value: value, headers: headers)
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
@@ -201,11 +163,6 @@ struct RecordBuilder {
 
 /// Header values pushgate writes often, encoded once.
 enum HeaderText {
-    static let `true` = Array("true".utf8)
-    static let alert = Array("alert".utf8)
-    static let background = Array("background".utf8)
-    static let five = Array("5".utf8)
-    static let ten = Array("10".utf8)
     static let apns = Array("apns".utf8)
     static let adobeCarousel = Array("adobe-carousel".utf8)
     static let fbCard = Array("fb-card".utf8)
