@@ -24,6 +24,7 @@ public struct OutputHeaders: Sendable {
     public var apns: APNsHeaders?
 
     /// Creates the headers of one output.
+    @inlinable
     public init(
         forwarded: [RecordHeader], sourceTopic: String, sourcePartition: Int32, sourceOffset: Int64,
         id: ArraySlice<UInt8>?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?
@@ -123,6 +124,7 @@ public struct APNsHeaders: Sendable {
     public var collapseID: ArraySlice<UInt8>?
 
     /// Creates the `apns-*` headers.
+    @inlinable
     public init(background: Bool, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?) {
         self.background = background
         self.highPriority = highPriority

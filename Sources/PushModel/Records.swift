@@ -71,9 +71,11 @@ public struct OutputRecord: Sendable, Equatable {
     /// The value: the format's JSON, or the input bytes unchanged for a dead letter.
     public var value: [UInt8]
     /// The headers: a list, or an output's headers kept as what they are made of (written out when read).
-    private var headerStorage: HeaderStorage
+    @usableFromInline
+    var headerStorage: HeaderStorage
 
-    private enum HeaderStorage: Sendable {
+    @usableFromInline
+    enum HeaderStorage: Sendable {
         case list([RecordHeader])
         case output(OutputHeaders)
     }
@@ -88,6 +90,7 @@ public struct OutputRecord: Sendable, Equatable {
     }
 
     /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made).
+    @inlinable
     public init(topic: String, key: [UInt8]?, value: [UInt8], headers: OutputHeaders) {
         self.topic = topic
         self.format = headers.format
