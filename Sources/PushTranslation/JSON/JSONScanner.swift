@@ -94,12 +94,26 @@ struct JSONScanner {
         }
         var count = 0
         var names: Set<[UInt8]>? = nil
+        // One bit per name seen, from its length and end bytes: a name whose bit is not set yet cannot
+        // equal an earlier one, and needs no comparison. Only while every name has been unescaped (an
+        // escaped name's bit would come from its raw bytes) and the object is small (a large one keeps
+        // a set of every name, so each must go through it).
+        var seenNames: UInt64 = 0
+        var seenNamesAreExact = true
         while true {
             guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
             let nameOffset = index
             let name = tokenCount
             try scanString()
-            if isDuplicate(name: name, in: object, before: count, index: &names) {
+            var mayBeDuplicate = count > 0
+            if seenNamesAreExact && !tokens[name].isEscaped && count < 16 {
+                let bit = nameBit(tokens[name])
+                mayBeDuplicate = mayBeDuplicate && seenNames & bit != 0
+                seenNames |= bit
+            } else {
+                seenNamesAreExact = false
+            }
+            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
                 let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
                 throw JSONParseFailure(
                     kind: .invalidJSON, offset: nameOffset,
@@ -152,6 +166,16 @@ struct JSONScanner {
                 throw invalid("expected ',' or ']' in an array")
             }
         }
+    }
+
+    /// The bit of an unescaped name for ``scanObject(depth:)``'s filter: equal names get equal bits.
+    @inline(__always)
+    private func nameBit(_ token: JSONToken) -> UInt64 {
+        let length = Int(token.length)
+        guard length > 0 else { return 1 }
+        let start = Int(token.start)
+        let mixed = length &* 7 &+ Int(bytes[start]) &* 3 &+ Int(bytes[start + length - 1])
+        return 1 << UInt64(mixed & 63)
     }
 
     /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
