@@ -19,29 +19,52 @@ import Testing
     static let referenceURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Differential/reference.txt")
 
-    @Test func everyGeneratedInputTranslatesAsRecorded() throws {
-        let environment = ProcessInfo.processInfo.environment
-        var inputs = DifferentialInputs(seed: Self.seed)
+    /// What one run gives: the summary's text, how many records' headers read in place differ from their
+    /// list, and the per-input lines (only when asked for).
+    struct Run: Sendable {
+        var summary: String
+        var unequalHeaderReads: Int
+        var lines: [UInt8]
+    }
+
+    /// Translates every input; on a thread of its own, so that a minute of work does not hold one of the
+    /// cooperative pool's threads (one per core) that other suites' asynchronous tests need.
+    static func run(writesLines: Bool) async -> Run {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: runHere(writesLines: writesLines)) }.start()
+        }
+    }
+
+    static func runHere(writesLines: Bool) -> Run {
+        var inputs = DifferentialInputs(seed: seed)
         var summary = DifferentialSummary()
         var lines: [UInt8] = []
-        let writesLines = environment["PUSHGATE_DIFFERENTIAL_LINES"] != nil
         var unequalHeaderReads = 0
-        for index in 0..<Self.count {
+        for index in 0..<count {
             let input = inputs.next(index: index)
             let translation = input.translator.translation(of: input.record, readAtMs: input.readAtMs)
             var digest = FNV64()
             digest.add(translation)
-            for record in translation.records where !Self.headersReadInPlaceMatchList(record) {
+            for record in translation.records where !headersReadInPlaceMatchList(record) {
                 unequalHeaderReads += 1
             }
             summary.add(kind: input.kind, translation: translation, digest: digest.value)
             if writesLines { lines += Array("\(index) \(input.kind) \(digest.hex)\n".utf8) }
         }
+        return Run(
+            summary: summary.text(count: count, seed: seed), unequalHeaderReads: unequalHeaderReads, lines: lines)
+    }
+
+    @Test func everyGeneratedInputTranslatesAsRecorded() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let run = await Self.run(writesLines: environment["PUSHGATE_DIFFERENTIAL_LINES"] != nil)
+        let lines = run.lines
+        let unequalHeaderReads = run.unequalHeaderReads
         if let path = environment["PUSHGATE_DIFFERENTIAL_LINES"] {
             try Data(lines).write(to: URL(fileURLWithPath: path))
         }
         #expect(unequalHeaderReads == 0, "headers read in place (as the producer does) differ from the list")
-        let actual = summary.text(count: Self.count, seed: Self.seed)
+        let actual = run.summary
         if environment["PUSHGATE_RECORD_DIFFERENTIAL"] == "1" {
             try Data(actual.utf8).write(to: Self.referenceURL)
             return
