@@ -27,7 +27,12 @@ public struct Translator: Sendable {
     /// The records one input yields (as ``translate(_:readAtMs:)``), with the diagnostics behind its dead
     /// letters and warnings, for logs and metrics.
     public func translation(of record: InputRecord, readAtMs: Int64) -> Translation {
-        let builder = RecordBuilder(record: record, configuration: configuration)
+        RecordBuilder.with(record: record, configuration: configuration) { builder in
+            translation(of: record, builder, readAtMs: readAtMs)
+        }
+    }
+
+    private func translation(of record: InputRecord, _ builder: RecordBuilder, readAtMs: Int64) -> Translation {
         if let tooLarge = PayloadParser.checkSize(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
             return builder.parseFailure(tooLarge)
         }
@@ -68,7 +73,7 @@ public struct Translator: Sendable {
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
         let headers = builder.sharedHeaders(
-            notification: notification, document: document, timestampMs: builder.record.timestampMs ?? readAtMs)
+            notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
         for format in notification.formats {
             let emission = Self.emit(format, notification, document)
             if !emission.warnings.isEmpty { warnings += emission.warnings }

@@ -1,24 +1,41 @@
 import PushModel
 
 /// Builds output records and dead letters with the headers of SPEC sections 1 and 6.
+///
+/// A builder borrows the input record and the configuration for the one translation it serves (see
+/// ``with(record:configuration:_:)``): a copy of each in every builder retained and released every
+/// reference they hold, once per input. The pointers are valid only inside `with`'s closure, which is
+/// the builder's whole life.
 struct RecordBuilder {
-    let record: InputRecord
-    let configuration: TranslatorConfiguration
+    let record: UnsafePointer<InputRecord>
+    let configuration: UnsafePointer<TranslatorConfiguration>
 
     /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
     /// (names compared ASCII case-insensitively). The input's own array when all are forwarded.
     let forwardedHeaders: [RecordHeader]
 
-    init(record: InputRecord, configuration: TranslatorConfiguration) {
+    private init(record: UnsafePointer<InputRecord>, configuration: UnsafePointer<TranslatorConfiguration>) {
         self.record = record
         self.configuration = configuration
+        let headers = record.pointee.headers
         self.forwardedHeaders =
-            record.headers.contains { Self.isOwnHeader($0.name) }
-            ? record.headers.filter { !Self.isOwnHeader($0.name) } : record.headers
+            headers.contains { Self.isOwnHeader($0.name) } ? headers.filter { !Self.isOwnHeader($0.name) } : headers
+    }
+
+    /// Calls `body` with a builder for `record`, which must not escape the call.
+    static func with<Result>(
+        record: borrowing InputRecord, configuration: borrowing TranslatorConfiguration,
+        _ body: (RecordBuilder) -> Result
+    ) -> Result {
+        withUnsafePointer(to: record) { record in
+            withUnsafePointer(to: configuration) { configuration in
+                body(RecordBuilder(record: record, configuration: configuration))
+            }
+        }
     }
 
     /// `TOPIC:PARTITION:OFFSET` of the input record.
-    var sourceReference: String { record.sourceReference }
+    var sourceReference: String { record.pointee.sourceReference }
 
     /// What the outputs of one input share in their headers (SPEC section 1).
     struct SharedHeaders {
@@ -46,7 +63,7 @@ struct RecordBuilder {
 
     /// The decoded UTF-8 bytes of an input text: a slice of the input record's value when it holds no escape.
     private func decodedBytes(_ text: InputText, _ document: JSONDocument) -> ArraySlice<UInt8> {
-        guard text.isEscaped else { return record.value[text.start..<text.start + text.length] }
+        guard text.isEscaped else { return record.pointee.value[text.start..<text.start + text.length] }
         return JSONDocument.decode(document.raw(text))[...]
     }
 
@@ -90,11 +107,12 @@ struct RecordBuilder {
         -> OutputRecord
     {
         let headers = OutputHeaders(
-            forwarded: forwardedHeaders, sourceTopic: record.topic, sourcePartition: record.partition,
-            sourceOffset: record.offset, id: shared.id, format: format, dryRun: shared.dryRun,
+            forwarded: forwardedHeaders, sourceTopic: record.pointee.topic, sourcePartition: record.pointee.partition,
+            sourceOffset: record.pointee.offset, id: shared.id, format: format, dryRun: shared.dryRun,
             warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
             apns: format.isDeliveredByAPNs ? shared.apns : nil)
-        return OutputRecord(topic: configuration.topic(for: format), key: record.key, value: value, headers: headers)
+        return OutputRecord(
+            topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value, headers: headers)
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
@@ -123,11 +141,11 @@ struct RecordBuilder {
             append(&text)
             return start..<text.count
         }
-        let topic = part { $0.append(contentsOf: record.topic.utf8) }
+        let topic = part { $0.append(contentsOf: record.pointee.topic.utf8) }
         text.append(UInt8(ascii: ":"))
-        let partition = part { Self.appendDecimal(Int64(record.partition), to: &$0) }
+        let partition = part { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
-        let offset = part { Self.appendDecimal(record.offset, to: &$0) }
+        let offset = part { Self.appendDecimal(record.pointee.offset, to: &$0) }
         let first = errors.first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
@@ -151,7 +169,8 @@ struct RecordBuilder {
         if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
         headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
         return OutputRecord(
-            topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
+            topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
+            value: record.pointee.value, headers: headers)
     }
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
