@@ -106,13 +106,13 @@ struct RecordBuilder {
     func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [Diagnostic])
         -> OutputRecord
     {
-        let headers = OutputHeaders(
-            forwarded: forwardedHeaders, sourceTopic: record.pointee.topic, sourcePartition: record.pointee.partition,
-            sourceOffset: record.pointee.offset, id: shared.id, format: format, dryRun: shared.dryRun,
-            warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
-            apns: format.isDeliveredByAPNs ? shared.apns : nil)
-        return OutputRecord(
-            topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value, headers: headers)
+        OutputRecord(
+            topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
+            headers: OutputHeaders(
+                forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
+                sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset, id: shared.id,
+                format: format, dryRun: shared.dryRun, warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
+                apns: format.isDeliveredByAPNs ? shared.apns : nil))
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
