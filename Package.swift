@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "PushTranslationTests",
             dependencies: ["PushTranslation", "PushModel"],
-            exclude: ["Golden"],
+            exclude: ["Golden", "Differential"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

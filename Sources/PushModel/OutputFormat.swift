@@ -25,6 +25,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     }
 
     /// Whether the format is delivered through APNs and so carries `apns-*` headers.
+    @inlinable
     public var isDeliveredByAPNs: Bool {
         switch self {
         case .apns, .adobeCarousel, .fbCard: true
@@ -42,6 +43,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
 
     /// The position in the record order of SPEC section 1: the format's index in ``allCases`` (a test
     /// checks that they agree).
+    @inlinable
     public var order: Int {
         switch self {
         case .apns: 0
@@ -53,10 +55,12 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     }
 
     /// The first format in record order: `allCases.first`, without making the array.
+    @usableFromInline
     static var firstInRecordOrder: OutputFormat { .apns }
 
     /// The format after this one in record order (``allCases``), `nil` after the last: a `switch`, so
     /// iterating a set touches no shared array (`OutputFormatCoverageTests` checks it follows `allCases`).
+    @usableFromInline
     var nextInRecordOrder: OutputFormat? {
         switch self {
         case .apns: .adobeCarousel
@@ -73,9 +77,11 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
 /// A set of output formats, iterated in the record order of SPEC section 1. A bit set: building and
 /// reading it allocates nothing.
 public struct OutputFormatSet: Sendable, Equatable, Sequence {
-    private var bits: UInt8 = 0
+    @usableFromInline
+    var bits: UInt8 = 0
 
     /// The empty set.
+    @inlinable
     public init() {}
 
     /// A set holding `formats`.
@@ -84,26 +90,37 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
     }
 
     /// Adds `format`.
+    @inlinable
     public mutating func insert(_ format: OutputFormat) { bits |= 1 << UInt8(format.order) }
 
     /// Removes `format`.
+    @inlinable
     public mutating func remove(_ format: OutputFormat) { bits &= ~(1 << UInt8(format.order)) }
 
     /// Whether `format` is in the set.
+    @inlinable
     public func contains(_ format: OutputFormat) -> Bool { bits & (1 << UInt8(format.order)) != 0 }
 
     /// Whether the set is empty.
+    @inlinable
     public var isEmpty: Bool { bits == 0 }
 
     /// The formats in record order.
+    @inlinable
     public func makeIterator() -> Iterator { Iterator(bits: bits) }
 
     /// Iterates the formats of a set in record order (``OutputFormat/allCases``).
     public struct Iterator: IteratorProtocol {
+        @usableFromInline
         var bits: UInt8
+        @usableFromInline
         var candidate: OutputFormat? = OutputFormat.firstInRecordOrder
 
+        @usableFromInline
+        init(bits: UInt8) { self.bits = bits }
+
         /// The next format, `nil` after the last.
+        @inlinable
         public mutating func next() -> OutputFormat? {
             while let format = candidate {
                 candidate = format.nextInRecordOrder

@@ -31,6 +31,7 @@ public struct PushNotification: Sendable, Equatable {
     public var data: InputValue?
 
     /// Creates a notification with nothing set but the formats.
+    @inlinable
     public init(formats: OutputFormatSet = OutputFormatSet()) {
         self.id = nil
         self.formats = formats
@@ -72,6 +73,7 @@ public struct Message: Sendable, Equatable {
     public static let defaultTTLSeconds: Int64 = 2_419_200
 
     /// Creates an empty message with the defaults.
+    @inlinable
     public init() {}
 }
 
@@ -105,6 +107,7 @@ public struct IOSOptions: Sendable, Equatable {
     public var collapseID: InputText?
 
     /// Creates options with nothing set.
+    @inlinable
     public init() {}
 }
 
@@ -130,5 +133,6 @@ public struct AndroidOptions: Sendable, Equatable {
     public var bodyLocArgs: LocArgs?
 
     /// Creates options with nothing set.
+    @inlinable
     public init() {}
 }

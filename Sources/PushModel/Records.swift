@@ -70,8 +70,15 @@ public struct OutputRecord: Sendable, Equatable {
     public var key: [UInt8]?
     /// The value: the format's JSON, or the input bytes unchanged for a dead letter.
     public var value: [UInt8]
-    /// The headers in the order of SPEC section 1 (outputs) or section 6 (dead letters).
-    public var headers: [RecordHeader]
+    /// The headers: a list, or an output's headers kept as what they are made of (written out when read).
+    @usableFromInline
+    var headerStorage: HeaderStorage
+
+    @usableFromInline
+    enum HeaderStorage: Sendable {
+        case list([RecordHeader])
+        case output(OutputHeaders)
+    }
 
     /// Creates an output record.
     public init(topic: String, format: OutputFormat?, key: [UInt8]?, value: [UInt8], headers: [RecordHeader]) {
@@ -79,9 +86,54 @@ public struct OutputRecord: Sendable, Equatable {
         self.format = format
         self.key = key
         self.value = value
-        self.headers = headers
+        self.headerStorage = .list(headers)
+    }
+
+    /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made).
+    @inlinable
+    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: OutputHeaders) {
+        self.topic = topic
+        self.format = headers.format
+        self.key = key
+        self.value = value
+        self.headerStorage = .output(headers)
+    }
+
+    /// The headers in the order of SPEC section 1 (outputs) or section 6 (dead letters). Reading them
+    /// from an output makes the list; ``headerCount`` and ``forEachHeader(_:)`` read them without one.
+    public var headers: [RecordHeader] {
+        get {
+            switch headerStorage {
+            case .list(let headers): headers
+            case .output(let headers): headers.list
+            }
+        }
+        set { headerStorage = .list(newValue) }
+    }
+
+    /// How many headers the record has.
+    public var headerCount: Int {
+        switch headerStorage {
+        case .list(let headers): headers.count
+        case .output(let headers): headers.count
+        }
+    }
+
+    /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
+    /// null value), both valid only during the call.
+    public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+        switch headerStorage {
+        case .list(let headers): for header in headers { header.withBytes(body) }
+        case .output(let headers): headers.forEach(body)
+        }
     }
 
     /// Whether this record is a dead letter.
     public var isDeadLetter: Bool { format == nil }
+
+    /// Records are equal when their topics, formats, keys, values and headers (as lists) are.
+    public static func == (lhs: OutputRecord, rhs: OutputRecord) -> Bool {
+        lhs.topic == rhs.topic && lhs.format == rhs.format && lhs.key == rhs.key && lhs.value == rhs.value
+            && lhs.headers == rhs.headers
+    }
 }

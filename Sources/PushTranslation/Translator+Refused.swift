@@ -16,7 +16,8 @@ extension Translator {
             .payloadTooLarge, at: "",
             "the broker refused the \(format.rawValue) record of \(refused.value.count) bytes as too large (\(reason)); shorten the text or data, or raise the topic's max.message.bytes"
         )
-        return RecordBuilder(record: record, configuration: configuration)
-            .deadLetter(stage: .emit, format: format, errors: [error], id: id)
+        return RecordBuilder.with(record: record, configuration: configuration) { builder in
+            builder.deadLetter(stage: .emit, format: format, errors: [error], id: id)
+        }
     }
 }

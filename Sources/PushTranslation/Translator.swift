@@ -27,15 +27,23 @@ public struct Translator: Sendable {
     /// The records one input yields (as ``translate(_:readAtMs:)``), with the diagnostics behind its dead
     /// letters and warnings, for logs and metrics.
     public func translation(of record: InputRecord, readAtMs: Int64) -> Translation {
-        let builder = RecordBuilder(record: record, configuration: configuration)
+        RecordBuilder.with(record: record, configuration: configuration) { builder in
+            translation(of: record, builder, readAtMs: readAtMs)
+        }
+    }
+
+    private func translation(of record: InputRecord, _ builder: RecordBuilder, readAtMs: Int64) -> Translation {
         if let tooLarge = PayloadParser.checkSize(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
             return builder.parseFailure(tooLarge)
         }
         return record.value.withUnsafeBufferPointer { bytes in
-            ScratchTokens.with { tokens in
-                if let failure = PayloadParser.parse(bytes, into: &tokens) { return builder.parseFailure(failure) }
-                return tokens.withUnsafeBufferPointer { tokens in
-                    translate(JSONDocument(bytes: bytes, tokens: tokens), builder, readAtMs: readAtMs)
+            ScratchTokens.with(capacity: bytes.count) { tokens in
+                switch PayloadParser.parse(bytes, into: tokens) {
+                case .failure(let failure): builder.parseFailure(failure)
+                case .success(let count):
+                    translate(
+                        JSONDocument(bytes: bytes, tokens: UnsafeBufferPointer(start: tokens, count: count)), builder,
+                        readAtMs: readAtMs)
                 }
             }
         }
@@ -45,18 +53,18 @@ public struct Translator: Sendable {
         var validator = PayloadValidator(
             document: document, lenient: configuration.lenient, androidFormats: configuration.androidFormats)
         let outcome = validator.run()
-        let id = validator.notification.id.map { document.string($0) }
         guard outcome.errors.isEmpty else {
+            let id = validator.notification.id.map { document.string($0) }
             return Translation(
                 records: [builder.deadLetter(stage: .validate, format: nil, errors: outcome.errors, id: id)],
                 deadLetters: [builder.report(stage: .validate, format: nil, errors: outcome.errors, id: id)],
                 warnings: outcome.warnings)
         }
-        return emit(validator.notification, document, builder, id: id, warnings: outcome.warnings, readAtMs: readAtMs)
+        return emit(validator.notification, document, builder, warnings: outcome.warnings, readAtMs: readAtMs)
     }
 
     private func emit(
-        _ notification: borrowing PushNotification, _ document: JSONDocument, _ builder: RecordBuilder, id: String?,
+        _ notification: borrowing PushNotification, _ document: JSONDocument, _ builder: RecordBuilder,
         warnings validateWarnings: [Diagnostic], readAtMs: Int64
     ) -> Translation {
         var records: [OutputRecord] = []
@@ -64,9 +72,8 @@ public struct Translator: Sendable {
         var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
-        let headers = builder.outputHeaders(
-            notification: notification, id: id, collapseID: notification.ios.collapseID.map { document.string($0) },
-            timestampMs: builder.record.timestampMs ?? readAtMs)
+        let headers = builder.sharedHeaders(
+            notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
         for format in notification.formats {
             let emission = Self.emit(format, notification, document)
             if !emission.warnings.isEmpty { warnings += emission.warnings }
@@ -76,6 +83,7 @@ public struct Translator: Sendable {
                     builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
             } else {
                 let errors = emission.errors.sorted()
+                let id = notification.id.map { document.string($0) }
                 deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
                 reports.append(builder.report(stage: .emit, format: format, errors: errors, id: id))
             }

@@ -7,7 +7,11 @@ public struct TranslatorConfiguration: Sendable, Equatable {
     /// The largest payload accepted, in bytes; larger is `too_large`. Default: 1 MiB (1,048,576).
     public var maxPayloadBytes: Int
     /// The output topic of each format. Default: the names of SPEC section 1 (`push.apns`, ...).
-    public var topics: [OutputFormat: String]
+    public var topics: [OutputFormat: String] {
+        didSet { topicsInRecordOrder = Self.topicsInRecordOrder(topics) }
+    }
+    /// ``topics`` by ``OutputFormat/order``, so that looking one up per record hashes nothing.
+    private var topicsInRecordOrder: [String]
     /// The dead-letter topic. Default: `push.dlq`.
     public var deadLetterTopic: String
     /// The formats a payload routed to Android gets (`--android-formats`, SPEC section 4): Android formats
@@ -52,9 +56,14 @@ public struct TranslatorConfiguration: Sendable, Equatable {
         var all: [OutputFormat: String] = [:]
         for format in OutputFormat.allCases { all[format] = topics[format] ?? format.defaultTopic }
         self.topics = all
+        self.topicsInRecordOrder = Self.topicsInRecordOrder(all)
         self.deadLetterTopic = deadLetterTopic
     }
 
+    private static func topicsInRecordOrder(_ topics: [OutputFormat: String]) -> [String] {
+        OutputFormat.allCases.sorted().map { topics[$0] ?? $0.defaultTopic }
+    }
+
     /// The topic records of `format` go to.
-    public func topic(for format: OutputFormat) -> String { topics[format] ?? format.defaultTopic }
+    public func topic(for format: OutputFormat) -> String { topicsInRecordOrder[format.order] }
 }

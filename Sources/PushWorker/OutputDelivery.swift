@@ -194,17 +194,8 @@ extension OutputRecord: KafkaProducible {
     public var partition: Int32? { nil }
     /// Outputs get the producer's current time.
     public var timestampMs: Int64? { nil }
-    /// How many headers the record has.
-    public var headerCount: Int { headers.count }
-
-    /// Calls `body` with each header's name and value bytes, in order.
-    public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
-        headers.withUnsafeBufferPointer { headers in
-            for index in headers.indices {
-                KafkaHeaderBytes.with(name: headers[index].name, value: headers[index].value, body)
-            }
-        }
-    }
+    // `headerCount` and `forEachHeader(_:)` are OutputRecord's own: they read an output's headers
+    // without making a list of them.
 
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and
     /// headers, its format from `pushgate-format` (a dead letter carries `pushgate-errors`). `nil` when

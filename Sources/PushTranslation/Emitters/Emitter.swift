@@ -45,12 +45,16 @@ struct ReservedKeys {
     /// Whether the decoded member name is reserved. Compares UTF-8 bytes: `String.hasPrefix` compares
     /// grapheme clusters, so `adb_` followed by a combining mark would slip through.
     private func isReserved(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = name.baseAddress else { return false }
         for reserved in names
-        where name.elementsEqual(UnsafeBufferPointer(start: reserved.utf8Start, count: reserved.utf8CodeUnitCount)) {
+        where name.count == reserved.utf8CodeUnitCount
+            && JSONDocument.bytesEqual(base, reserved.utf8Start, count: name.count)
+        {
             return true
         }
         guard let prefix else { return false }
-        return name.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+        return name.count >= prefix.utf8CodeUnitCount
+            && JSONDocument.bytesEqual(base, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
     }
 
     func check(_ data: InputValue?, _ document: JSONDocument, format: OutputFormat) -> [Diagnostic] {

@@ -61,7 +61,7 @@ struct KeyTable<Key: JSONKey>: @unchecked Sendable {
         var entry = firstEntry[length]
         let end = firstEntry[length + 1]
         while entry < end {
-            if memcmp(names + offsets[entry], base, length) == 0 { return keys[entry] }
+            if JSONDocument.bytesEqual(names + offsets[entry], base, count: length) { return keys[entry] }
             entry += 1
         }
         return nil

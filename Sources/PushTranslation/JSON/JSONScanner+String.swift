@@ -81,12 +81,12 @@ extension JSONScanner {
         return hasQuote | hasBackslash | hasControl | (word & highs)
     }
 
+    @inline(__always)
     private mutating func appendString(start: Int, isEscaped: Bool) {
-        let position = tokens.count
-        tokens.append(
+        appendToken(
             JSONToken(
                 start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: index - start),
-                end: UInt32(truncatingIfNeeded: position + 1), kind: .string, isEscaped: isEscaped))
+                end: UInt32(truncatingIfNeeded: tokenCount + 1), kind: .string, isEscaped: isEscaped))
     }
 
     private mutating func scanEscape() throws(JSONParseFailure) {

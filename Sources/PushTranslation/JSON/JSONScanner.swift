@@ -10,26 +10,31 @@ struct JSONScanner {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
-    var tokens: ContiguousArray<JSONToken>
+    /// Where tokens are written: room for at least `bytes.count` of them (every token starts at a byte of
+    /// its own, so a document of N bytes has at most N tokens: appending never checks capacity).
+    let tokens: UnsafeMutablePointer<JSONToken>
+    /// The number of tokens written.
+    var tokenCount = 0
 
-    /// Scans one complete JSON document into `tokens` (emptied first).
+    /// The tokens written so far.
+    var writtenTokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: tokens, count: tokenCount) }
+
+    /// Scans one complete JSON document into `tokens`, which must have room for `bytes.count` tokens.
+    /// The number of tokens written, or the first problem found.
     static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>
-    ) -> JSONParseFailure? {
-        tokens.removeAll(keepingCapacity: true)
+        _ bytes: UnsafeBufferPointer<UInt8>, into tokens: UnsafeMutablePointer<JSONToken>
+    ) -> Result<Int, JSONParseFailure> {
         var scanner = JSONScanner(bytes: bytes, tokens: tokens)
-        tokens = []
-        defer { tokens = scanner.tokens }
         do {
             scanner.skipWhitespace()
             try scanner.scanValue(depth: 1)
             scanner.skipWhitespace()
             if scanner.index < bytes.count {
-                return scanner.invalid("unexpected data after the top-level value")
+                return .failure(scanner.invalid("unexpected data after the top-level value"))
             }
-            return nil
+            return .success(scanner.tokenCount)
         } catch {
-            return error
+            return .failure(error)
         }
     }
 
@@ -55,18 +60,27 @@ struct JSONScanner {
     }
 
     /// Appends a token and returns its index; `end` is set to the next index.
+    @inline(__always)
     private mutating func append(_ kind: JSONToken.Kind, start: Int, length: Int, isEscaped: Bool = false) -> Int {
-        let position = tokens.count
-        tokens.append(
+        let position = tokenCount
+        appendToken(
             JSONToken(
                 start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: length),
                 end: UInt32(truncatingIfNeeded: position + 1), kind: kind, isEscaped: isEscaped))
         return position
     }
 
+    /// Writes `token` after the last one. In bounds: a token starts at a byte of its own and `tokens`
+    /// has room for one per input byte.
+    @inline(__always)
+    mutating func appendToken(_ token: JSONToken) {
+        (tokens + tokenCount).initialize(to: token)
+        tokenCount += 1
+    }
+
     private mutating func close(_ container: Int, count: Int) {
         tokens[container].length = UInt32(truncatingIfNeeded: count)
-        tokens[container].end = UInt32(truncatingIfNeeded: tokens.count)
+        tokens[container].end = UInt32(truncatingIfNeeded: tokenCount)
     }
 
     private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
@@ -80,13 +94,27 @@ struct JSONScanner {
         }
         var count = 0
         var names: Set<[UInt8]>? = nil
+        // One bit per name seen, from its length and end bytes: a name whose bit is not set yet cannot
+        // equal an earlier one, and needs no comparison. Only while every name has been unescaped (an
+        // escaped name's bit would come from its raw bytes) and the object is small (a large one keeps
+        // a set of every name, so each must go through it).
+        var seenNames: UInt64 = 0
+        var seenNamesAreExact = true
         while true {
             guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
             let nameOffset = index
-            let name = tokens.count
+            let name = tokenCount
             try scanString()
-            if isDuplicate(name: name, in: object, before: count, index: &names) {
-                let document = tokens.withUnsafeBufferPointer { JSONDocument(bytes: bytes, tokens: $0).string(name) }
+            var mayBeDuplicate = count > 0
+            if seenNamesAreExact && !tokens[name].isEscaped && count < 16 {
+                let bit = nameBit(tokens[name])
+                mayBeDuplicate = mayBeDuplicate && seenNames & bit != 0
+                seenNames |= bit
+            } else {
+                seenNamesAreExact = false
+            }
+            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
+                let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
                 throw JSONParseFailure(
                     kind: .invalidJSON, offset: nameOffset,
                     message: "duplicate member name \"\(JSONDocument.printable(document))\" at byte \(nameOffset)")
@@ -140,31 +168,39 @@ struct JSONScanner {
         }
     }
 
+    /// The bit of an unescaped name for ``scanObject(depth:)``'s filter: equal names get equal bits.
+    @inline(__always)
+    private func nameBit(_ token: JSONToken) -> UInt64 {
+        let length = Int(token.length)
+        guard length > 0 else { return 1 }
+        let start = Int(token.start)
+        let mixed = length &* 7 &+ Int(bytes[start]) &* 3 &+ Int(bytes[start + length - 1])
+        return 1 << UInt64(mixed & 63)
+    }
+
     /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
     /// comparing decoded code points exactly (canonically equivalent spellings are different names):
     /// a linear scan for small objects, a set of decoded names once an object grows.
     private func isDuplicate(name: Int, in object: Int, before count: Int, index names: inout Set<[UInt8]>?) -> Bool {
-        tokens.withUnsafeBufferPointer { buffer in
-            let document = JSONDocument(bytes: bytes, tokens: buffer)
-            if count < 16 {
-                var earlier = object + 1
-                for _ in 0..<count {
-                    if document.sameString(earlier, name) { return true }
-                    earlier = Int(buffer[earlier + 1].end)
-                }
-                return false
+        let document = JSONDocument(bytes: bytes, tokens: writtenTokens)
+        if count < 16 {
+            var earlier = object + 1
+            for _ in 0..<count {
+                if document.sameString(earlier, name) { return true }
+                earlier = Int(tokens[earlier + 1].end)
             }
-            if names == nil {
-                var set = Set<[UInt8]>()
-                var earlier = object + 1
-                for _ in 0..<count {
-                    set.insert(document.decodedBytes(earlier))
-                    earlier = Int(buffer[earlier + 1].end)
-                }
-                names = set
-            }
-            return names?.insert(document.decodedBytes(name)).inserted == false
+            return false
         }
+        if names == nil {
+            var set = Set<[UInt8]>()
+            var earlier = object + 1
+            for _ in 0..<count {
+                set.insert(document.decodedBytes(earlier))
+                earlier = Int(tokens[earlier + 1].end)
+            }
+            names = set
+        }
+        return names?.insert(document.decodedBytes(name)).inserted == false
     }
 
     // MARK: numbers and literals

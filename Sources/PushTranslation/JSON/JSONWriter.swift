@@ -140,6 +140,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes a member name; the next call writes its value.
+    @inline(__always)
     public mutating func key(_ name: StaticString) {
         appendSeparated(
             UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), suffix: UInt8(ascii: ":"))

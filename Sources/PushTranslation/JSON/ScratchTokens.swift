@@ -6,21 +6,25 @@
     import Darwin
 #endif
 
-/// A token array kept per thread and reused by every translation on that thread, so that scanning a
-/// payload allocates nothing once the array has grown to the payloads' size. Translation is
-/// synchronous: the array never crosses threads. Arrays grown past ``retainedCapacity`` tokens (a huge
+/// A token buffer kept per thread and reused by every translation on that thread, so that scanning a
+/// payload allocates nothing once the buffer has grown to the payloads' size. Translation is
+/// synchronous: the buffer never crosses threads. Buffers grown past ``retainedCapacity`` tokens (a huge
 /// payload) are released after use.
 enum ScratchTokens {
-    /// The largest array kept between translations, in tokens (1 MiB of tokens).
+    /// The largest buffer kept between translations, in tokens (1 MiB of tokens).
     static let retainedCapacity = 1 << 16
 
     fileprivate final class Scratch {
-        var tokens = ContiguousArray<JSONToken>()
+        var tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: 1024)
+        var tokenCapacity = 1024
         var inUse = false
         var bytes = ScratchBytes.Buffer(start: .allocate(capacity: 4096), capacity: 4096)
         var bytesInUse = false
 
-        deinit { bytes.start.deallocate() }
+        deinit {
+            tokens.deallocate()
+            bytes.start.deallocate()
+        }
     }
 
     private static let key: pthread_key_t = {
@@ -45,19 +49,31 @@ enum ScratchTokens {
         return scratch
     }
 
-    /// Calls `body` with this thread's token array (a fresh one if it is already in use).
-    static func with<Result>(_ body: (inout ContiguousArray<JSONToken>) -> Result) -> Result {
+    /// Calls `body` with this thread's token buffer, uninitialized, with room for at least `capacity`
+    /// tokens (a fresh one if it is already in use).
+    static func with<Result>(capacity: Int, _ body: (UnsafeMutablePointer<JSONToken>) -> Result) -> Result {
+        let capacity = Swift.max(capacity, 1)
         let scratch = current()
         guard !scratch.inUse else {
-            var tokens = ContiguousArray<JSONToken>()
-            return body(&tokens)
+            let tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity)
+            defer { tokens.deallocate() }
+            return body(tokens)
+        }
+        if scratch.tokenCapacity < capacity {
+            scratch.tokens.deallocate()
+            scratch.tokens = .allocate(capacity: capacity)
+            scratch.tokenCapacity = capacity
         }
         scratch.inUse = true
         defer {
             scratch.inUse = false
-            if scratch.tokens.capacity > retainedCapacity { scratch.tokens = [] }
+            if scratch.tokenCapacity > retainedCapacity {
+                scratch.tokens.deallocate()
+                scratch.tokens = .allocate(capacity: 1024)
+                scratch.tokenCapacity = 1024
+            }
         }
-        return body(&scratch.tokens)
+        return body(scratch.tokens)
     }
 }
 

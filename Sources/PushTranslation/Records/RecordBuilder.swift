@@ -1,70 +1,86 @@
 import PushModel
 
 /// Builds output records and dead letters with the headers of SPEC sections 1 and 6.
+///
+/// A builder borrows the input record and the configuration for the one translation it serves (see
+/// ``with(record:configuration:_:)``): a copy of each in every builder retained and released every
+/// reference they hold, once per input. The pointers are valid only inside `with`'s closure, which is
+/// the builder's whole life.
 struct RecordBuilder {
-    let record: InputRecord
-    let configuration: TranslatorConfiguration
+    let record: UnsafePointer<InputRecord>
+    let configuration: UnsafePointer<TranslatorConfiguration>
 
     /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
     /// (names compared ASCII case-insensitively). The input's own array when all are forwarded.
     let forwardedHeaders: [RecordHeader]
 
-    init(record: InputRecord, configuration: TranslatorConfiguration) {
+    private init(record: UnsafePointer<InputRecord>, configuration: UnsafePointer<TranslatorConfiguration>) {
         self.record = record
         self.configuration = configuration
+        let headers = record.pointee.headers
         self.forwardedHeaders =
-            record.headers.contains { Self.isOwnHeader($0.name) }
-            ? record.headers.filter { !Self.isOwnHeader($0.name) } : record.headers
+            headers.contains { Self.isOwnHeader($0.name) } ? headers.filter { !Self.isOwnHeader($0.name) } : headers
+    }
+
+    /// Calls `body` with a builder for `record`, which must not escape the call.
+    static func with<Result>(
+        record: borrowing InputRecord, configuration: borrowing TranslatorConfiguration,
+        _ body: (RecordBuilder) -> Result
+    ) -> Result {
+        withUnsafePointer(to: record) { record in
+            withUnsafePointer(to: configuration) { configuration in
+                body(RecordBuilder(record: record, configuration: configuration))
+            }
+        }
     }
 
     /// `TOPIC:PARTITION:OFFSET` of the input record.
-    var sourceReference: String { record.sourceReference }
+    var sourceReference: String { record.pointee.sourceReference }
 
-    /// The header values every output of one input shares, made once, in one buffer: each is a slice
-    /// of it (one allocation for all of them).
-    struct OutputHeaders {
-        var id: ArraySlice<UInt8>
-        var source: ArraySlice<UInt8>
+    /// What the outputs of one input share in their headers (SPEC section 1).
+    struct SharedHeaders {
+        /// `pushgate-id` when the payload has an id: its decoded bytes.
+        var id: ArraySlice<UInt8>?
         var dryRun: Bool
-        /// `apns-push-type`, `apns-priority`, `apns-expiration` and `apns-collapse-id` (`nil` when not set).
-        var pushType: ArraySlice<UInt8>
-        var priority: ArraySlice<UInt8>
-        var expiration: ArraySlice<UInt8>
-        var collapseID: ArraySlice<UInt8>?
+        /// The `apns-*` headers, when a format delivered by APNs is routed.
+        var apns: APNsHeaders?
     }
 
-    /// The header values shared by the outputs of `notification`.
-    func outputHeaders(notification: PushNotification, id: String?, collapseID: String?, timestampMs: Int64)
-        -> OutputHeaders
-    {
-        var text: [UInt8] = []
-        text.reserveCapacity(record.topic.utf8.count + 48 + (id?.utf8.count ?? 0) + (collapseID?.utf8.count ?? 0))
-        text.append(contentsOf: record.topic.utf8)
-        text.append(UInt8(ascii: ":"))
-        appendDecimal(Int64(record.partition), to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDecimal(record.offset, to: &text)
-        let sourceEnd = text.count
-        if let id { text.append(contentsOf: id.utf8) }
-        let idEnd = text.count
+    /// The header values shared by the outputs of `notification`. The id and collapse id are slices of the
+    /// input payload (decoded into arrays of their own only when they hold escapes).
+    func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
+        var apns: APNsHeaders?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
-            appendDecimal(Self.expiration(notification, timestampMs), to: &text)
+            let background = APSWriter.isBackground(notification)
+            apns = APNsHeaders(
+                background: background, highPriority: !background && notification.message.priority == .high,
+                expiration: Self.expiration(notification, timestampMs),
+                collapseID: notification.ios.collapseID.map { decodedBytes($0, document) })
         }
-        let expirationEnd = text.count
-        if let collapseID { text.append(contentsOf: collapseID.utf8) }
-        let background = APSWriter.isBackground(notification)
-        let high = !background && notification.message.priority == .high
-        return OutputHeaders(
-            id: id == nil ? text[..<sourceEnd] : text[sourceEnd..<idEnd], source: text[..<sourceEnd],
-            dryRun: notification.dryRun,
-            pushType: background ? HeaderText.background[...] : HeaderText.alert[...],
-            priority: high ? HeaderText.ten[...] : HeaderText.five[...],
-            expiration: text[idEnd..<expirationEnd], collapseID: collapseID == nil ? nil : text[expirationEnd...])
+        return SharedHeaders(
+            id: notification.id.map { decodedBytes($0, document) }, dryRun: notification.dryRun, apns: apns)
     }
 
-    /// Appends the decimal digits of `value` (a string of at most 20 digits: stored inline, not allocated).
-    private func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: String(value).utf8)
+    /// The decoded UTF-8 bytes of an input text: a slice of the input record's value when it holds no escape.
+    private func decodedBytes(_ text: InputText, _ document: JSONDocument) -> ArraySlice<UInt8> {
+        guard text.isEscaped else { return record.pointee.value[text.start..<text.start + text.length] }
+        return JSONDocument.decode(document.raw(text))[...]
+    }
+
+    /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var magnitude = value.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
+        }
     }
 
     static func isOwnHeader(_ name: String) -> Bool {
@@ -86,26 +102,17 @@ struct RecordBuilder {
         return true
     }
 
-    func output(format: OutputFormat, value: [UInt8], headers shared: OutputHeaders, warnings: [Diagnostic])
+    /// An output record, its headers kept as what they are made of (no list of them is made).
+    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [Diagnostic])
         -> OutputRecord
     {
-        var headers = forwardedHeaders
-        headers.reserveCapacity(forwardedHeaders.count + 9)
-        headers.append(RecordHeader(name: "pushgate-id", bytes: shared.id))
-        headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format)))
-        headers.append(RecordHeader(name: "pushgate-source", bytes: shared.source))
-        if shared.dryRun { headers.append(RecordHeader(name: "pushgate-dry-run", value: HeaderText.true)) }
-        if !warnings.isEmpty { headers.append(RecordHeader(name: "pushgate-warnings", value: warnings.encodedJSON())) }
-        if format.isDeliveredByAPNs {
-            headers.append(RecordHeader(name: "apns-push-type", bytes: shared.pushType))
-            headers.append(RecordHeader(name: "apns-priority", bytes: shared.priority))
-            headers.append(RecordHeader(name: "apns-expiration", bytes: shared.expiration))
-            if let collapseID = shared.collapseID {
-                headers.append(RecordHeader(name: "apns-collapse-id", bytes: collapseID))
-            }
-        }
-        return OutputRecord(
-            topic: configuration.topic(for: format), format: format, key: record.key, value: value, headers: headers)
+        OutputRecord(
+            topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
+            headers: OutputHeaders(
+                forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
+                sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset, id: shared.id,
+                format: format, dryRun: shared.dryRun, warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
+                apns: format.isDeliveredByAPNs ? shared.apns : nil))
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
@@ -134,11 +141,11 @@ struct RecordBuilder {
             append(&text)
             return start..<text.count
         }
-        let topic = part { $0.append(contentsOf: record.topic.utf8) }
+        let topic = part { $0.append(contentsOf: record.pointee.topic.utf8) }
         text.append(UInt8(ascii: ":"))
-        let partition = part { $0.append(contentsOf: String(record.partition).utf8) }
+        let partition = part { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
-        let offset = part { $0.append(contentsOf: String(record.offset).utf8) }
+        let offset = part { Self.appendDecimal(record.pointee.offset, to: &$0) }
         let first = errors.first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
@@ -162,7 +169,8 @@ struct RecordBuilder {
         if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
         headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
         return OutputRecord(
-            topic: configuration.deadLetterTopic, format: nil, key: record.key, value: record.value, headers: headers)
+            topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
+            value: record.pointee.value, headers: headers)
     }
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
@@ -174,11 +182,6 @@ struct RecordBuilder {
 
 /// Header values pushgate writes often, encoded once.
 enum HeaderText {
-    static let `true` = Array("true".utf8)
-    static let alert = Array("alert".utf8)
-    static let background = Array("background".utf8)
-    static let five = Array("5".utf8)
-    static let ten = Array("10".utf8)
     static let apns = Array("apns".utf8)
     static let adobeCarousel = Array("adobe-carousel".utf8)
     static let fbCard = Array("fb-card".utf8)

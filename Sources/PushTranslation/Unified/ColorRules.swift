@@ -25,13 +25,20 @@ enum ColorRules {
         return upperCased(utf8[...], suffix: utf8.count == 7 ? "FF" : "")
     }
 
-    private static func upperCased(_ utf8: Substring.UTF8View, suffix: String) -> String {
-        var result = ""
-        for byte in utf8 {
-            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") ? byte - 0x20 : byte
-            result.unicodeScalars.append(Unicode.Scalar(upper))
+    /// The hex digits upper-cased, then `suffix`: at most 9 bytes, made into an inline string.
+    private static func upperCased(_ utf8: Substring.UTF8View, suffix: StaticString) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + suffix.utf8CodeUnitCount) { buffer in
+            var count = 0
+            for byte in utf8 {
+                buffer[count] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f") ? byte - 0x20 : byte
+                count += 1
+            }
+            for offset in 0..<suffix.utf8CodeUnitCount {
+                buffer[count] = suffix.utf8Start[offset]
+                count += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
-        return result + suffix
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {

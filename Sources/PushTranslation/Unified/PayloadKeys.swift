@@ -28,6 +28,35 @@ enum CustomKey: String, JSONKey {
     case android_body_loc_key_action, android_body_loc_key_args
     static let keyTable = KeyTable<Self>()
 
+    /// The key's position in declaration order (``allCases``), its bit in a ``CustomKeySet``: a switch,
+    /// not a search of `allCases` (a test checks that they agree).
+    var ordinal: Int {
+        switch self {
+        case .ios_badge: 0
+        case .ios_sound: 1
+        case .ios_category: 2
+        case .ios_launch_image: 3
+        case .ios_content_available: 4
+        case .ios_mutable_content: 5
+        case .ios_title_loc_key: 6
+        case .ios_title_loc_args: 7
+        case .ios_action_loc_key: 8
+        case .ios_loc_key: 9
+        case .ios_loc_args: 10
+        case .android_channel_id: 11
+        case .android_click_action: 12
+        case .android_icon: 13
+        case .android_sound: 14
+        case .android_led_color: 15
+        case .android_title_loc_key: 16
+        case .android_title_loc_args: 17
+        case .android_body_loc_key: 18
+        case .android_body_loc_args: 19
+        case .android_body_loc_key_action: 20
+        case .android_body_loc_key_args: 21
+        }
+    }
+
     /// Whether the key is one of `custom.ios_*` (used by the formats delivered by APNs).
     var isIOS: Bool {
         switch self {

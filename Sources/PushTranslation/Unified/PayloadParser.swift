@@ -11,23 +11,29 @@ enum PayloadParser {
         return Diagnostic(.tooLarge, at: "", "payload is \(bytes.count) bytes; the limit is \(limit) bytes")
     }
 
-    /// Scans `bytes` into `tokens`; the one parse diagnostic when they are not a JSON object.
+    /// Scans `bytes` into `tokens` (room for `bytes.count` tokens): the number of tokens, or the one
+    /// parse diagnostic when they are not a JSON object.
     ///
     /// UTF-8 comes first (SPEC 9), but it is checked in one pass with the scan: a scan that succeeds has
     /// seen only ASCII outside strings and well-formed UTF-8 inside them. Only when the scan fails is the
     /// whole payload checked for the first invalid UTF-8 byte, which then takes precedence.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: inout ContiguousArray<JSONToken>) -> Diagnostic?
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, into tokens: UnsafeMutablePointer<JSONToken>)
+        -> Result<Int, Diagnostic>
     {
-        if let failure = JSONScanner.scan(bytes, into: &tokens) {
+        let count: Int
+        switch JSONScanner.scan(bytes, into: tokens) {
+        case .success(let scanned): count = scanned
+        case .failure(let failure):
             if let offset = UTF8Validator.firstInvalidOffset(in: bytes) {
-                return Diagnostic(.invalidUTF8, at: "", "invalid UTF-8 at byte \(offset)")
+                return .failure(Diagnostic(.invalidUTF8, at: "", "invalid UTF-8 at byte \(offset)"))
             }
-            return Diagnostic(failure.kind == .tooDeep ? .tooDeep : .invalidJSON, at: "", failure.message)
+            return .failure(Diagnostic(failure.kind == .tooDeep ? .tooDeep : .invalidJSON, at: "", failure.message))
         }
-        guard let root = tokens.first, root.kind == .object else {
-            let typeName = tokens.first?.typeName ?? "value"
-            return Diagnostic(.notAnObject, at: "", "the payload is a JSON \(typeName); it must be an object")
+        guard count > 0, tokens[0].kind == .object else {
+            let typeName = count > 0 ? tokens[0].typeName : "value"
+            return .failure(
+                Diagnostic(.notAnObject, at: "", "the payload is a JSON \(typeName); it must be an object"))
         }
-        return nil
+        return .success(count)
     }
 }

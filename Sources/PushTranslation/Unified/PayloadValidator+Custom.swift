@@ -111,9 +111,7 @@ extension PayloadValidator {
 /// A set of `custom` keys (a bit set: no allocation).
 struct CustomKeySet {
     private var bits: UInt32 = 0
-    /// The keys in declaration order, made once (`allCases` builds a new array on every call).
-    private static let order = Array(CustomKey.allCases)
-    private static func bit(_ key: CustomKey) -> UInt32 { 1 << UInt32(order.firstIndex(of: key) ?? 0) }
+    private static func bit(_ key: CustomKey) -> UInt32 { 1 << UInt32(key.ordinal) }
 
     mutating func insert(_ key: CustomKey) { bits |= Self.bit(key) }
     func contains(_ key: CustomKey) -> Bool { bits & Self.bit(key) != 0 }

@@ -16,11 +16,11 @@ enum URLRules {
         // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3).
         var end = utf8.count
         if let hash = utf8[(colon + 1)...].firstIndex(of: UInt8(ascii: "#")) {
-            guard isValid(utf8, hash + 1..<end, allowing: isQueryCharacter) else { return false }
+            guard isValid(utf8, hash + 1..<end, allowing: .query) else { return false }
             end = hash
         }
         if let question = utf8[(colon + 1)..<end].firstIndex(of: UInt8(ascii: "?")) {
-            guard isValid(utf8, question + 1..<end, allowing: isQueryCharacter) else { return false }
+            guard isValid(utf8, question + 1..<end, allowing: .query) else { return false }
             end = question
         }
         var pathStart = colon + 1
@@ -30,7 +30,7 @@ enum URLRules {
             guard isAuthority(utf8, authorityStart..<authorityEnd) else { return false }
             pathStart = authorityEnd
         }
-        return isValid(utf8, pathStart..<end) { isPathCharacter($0) || $0 == UInt8(ascii: "/") }
+        return isValid(utf8, pathStart..<end, allowing: .pathOrSlash)
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`: `@` only once (userinfo cannot hold one), `[` and `]` only
@@ -38,11 +38,7 @@ enum URLRules {
     private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var hostStart = range.lowerBound
         if let at = utf8[range].firstIndex(of: UInt8(ascii: "@")) {
-            guard
-                isValid(
-                    utf8, range.lowerBound..<at,
-                    allowing: { isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") })
-            else { return false }
+            guard isValid(utf8, range.lowerBound..<at, allowing: .userInfo) else { return false }
             hostStart = at + 1
         }
         var portStart: Int?
@@ -51,7 +47,7 @@ enum URLRules {
                 close > hostStart + 1
             else { return false }
             let literal = UnsafeBufferPointer(rebasing: utf8[(hostStart + 1)..<close])
-            guard literal.allSatisfy({ isUnreserved($0) || isSubDelimiter($0) || $0 == UInt8(ascii: ":") }) else {
+            guard literal.allSatisfy(CharacterClass.userInfo.contains) else {
                 return false
             }
             if close + 1 < range.upperBound {
@@ -60,7 +56,7 @@ enum URLRules {
             }
         } else {
             let hostEnd = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
-            guard isValid(utf8, hostStart..<hostEnd, allowing: { isUnreserved($0) || isSubDelimiter($0) }) else {
+            guard isValid(utf8, hostStart..<hostEnd, allowing: .host) else {
                 return false
             }
             if hostEnd < range.upperBound { portStart = hostEnd + 1 }
@@ -73,7 +69,7 @@ enum URLRules {
 
     /// Whether every byte of `range` is allowed or starts a `%XX` escape.
     private static func isValid(
-        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowing allowed: (UInt8) -> Bool = isPathCharacter
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowing allowed: CharacterClass
     ) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound {
@@ -83,36 +79,36 @@ enum URLRules {
                 index += 3
                 continue
             }
-            guard allowed(byte) else { return false }
+            guard allowed.contains(byte) else { return false }
             index += 1
         }
         return true
     }
 
-    /// `pchar` without `%`: unreserved, sub-delims, `:` and `@`.
-    private static func isPathCharacter(_ byte: UInt8) -> Bool {
-        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
-    }
+    /// A set of ASCII bytes, as two bit masks: testing a byte is a shift, not a chain of comparisons.
+    struct CharacterClass {
+        /// Bytes 0 to 63, one bit each.
+        let low: UInt64
+        /// Bytes 64 to 127.
+        let high: UInt64
 
-    /// Query and fragment characters: `pchar`, `/` and `?`.
-    private static func isQueryCharacter(_ byte: UInt8) -> Bool {
-        isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "~")
-    }
-
-    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-            UInt8(ascii: ")"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            true
-        default: false
+        @inline(__always)
+        func contains(_ byte: UInt8) -> Bool {
+            if byte < 64 { return low >> UInt64(byte) & 1 != 0 }
+            if byte < 128 { return high >> UInt64(byte - 64) & 1 != 0 }
+            return false
         }
+
+        // RFC 3986: unreserved = ALPHA DIGIT - . _ ~; sub-delims = ! $ & ' ( ) * + , ; =
+        // (`URLRulesTests` checks each mask against these definitions).
+        /// unreserved and sub-delims: a host name.
+        static let host = CharacterClass(low: 0x2BFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
+        /// unreserved, sub-delims and `:`: userinfo, an IP literal.
+        static let userInfo = CharacterClass(low: 0x2FFF_7FD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
+        /// `pchar` without `%` (unreserved, sub-delims, `:`, `@`) and `/`: a path.
+        static let pathOrSlash = CharacterClass(low: 0x2FFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
+        /// `pchar` without `%`, `/` and `?`: a query or fragment.
+        static let query = CharacterClass(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
     }
 
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.

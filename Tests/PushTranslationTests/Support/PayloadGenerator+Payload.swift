@@ -87,9 +87,13 @@ extension PayloadGenerator {
             "ios_title_loc_args", "ios_loc_args", "android_title_loc_args", "android_body_loc_args",
             "android_body_loc_key_args",
         ]
-        for name in strings where chance(15) { members.append((name, maybeWrong(text()))) }
-        for name in args where chance(12) {
+        for name in strings where chance(15) && !(valid && name == "android_body_loc_key_action") {
+            members.append((name, maybeWrong(text())))
+        }
+        for name in args where chance(12) && !(valid && name == "android_body_loc_key_args") {
             members.append((name, maybeWrong(chance(30) ? text() : textArray())))
+            // Valid payloads give the localization key that arguments need.
+            if valid { members.append((Self.locKey(ofArgs: name), text())) }
         }
         if chance(30) { members.append(("ios_badge", maybeWrong(either("7", numbers())))) }
         if chance(15) { members.append(("ios_content_available", maybeWrong(bool()))) }
@@ -152,4 +156,9 @@ extension PayloadGenerator {
 
 extension PayloadGenerator {
     func numbers() -> [String] { Self.numbers }
+
+    /// The `custom` localization key that the arguments `args` need.
+    static func locKey(ofArgs args: String) -> String {
+        args.hasPrefix("android_body") ? "android_body_loc_key" : String(args.dropLast("args".count)) + "key"
+    }
 }

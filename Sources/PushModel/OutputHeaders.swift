@@ -1,0 +1,194 @@
+/// The headers of an output record (SPEC section 1), kept as what they are made of rather than as a list:
+/// the input's forwarded headers, slices of the input payload, flags and numbers. Numbers and the source
+/// reference are written out only while the headers are read (``forEach(_:)`` writes them on the stack),
+/// so an output's headers cost no allocation of their own.
+public struct OutputHeaders: Sendable {
+    /// The input record's headers that are forwarded, in order (the input's own array when all are).
+    public var forwarded: [RecordHeader]
+    /// The input record's topic: `pushgate-source` is `TOPIC:PARTITION:OFFSET`.
+    public var sourceTopic: String
+    /// The input record's partition.
+    public var sourcePartition: Int32
+    /// The input record's offset.
+    public var sourceOffset: Int64
+    /// `pushgate-id`: the payload's id as decoded UTF-8 (usually a slice of the input payload); `nil`
+    /// when the payload has none, and then the id is the source reference.
+    public var id: ArraySlice<UInt8>?
+    /// `pushgate-format`.
+    public var format: OutputFormat
+    /// Whether `pushgate-dry-run: true` is written.
+    public var dryRun: Bool
+    /// `pushgate-warnings`, the JSON array of the warnings; `nil` when there are none.
+    public var warnings: [UInt8]?
+    /// The `apns-*` headers, for formats delivered by APNs; `nil` for the others.
+    public var apns: APNsHeaders?
+
+    /// Creates the headers of one output.
+    @inlinable
+    public init(
+        forwarded: [RecordHeader], sourceTopic: String, sourcePartition: Int32, sourceOffset: Int64,
+        id: ArraySlice<UInt8>?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?
+    ) {
+        self.forwarded = forwarded
+        self.sourceTopic = sourceTopic
+        self.sourcePartition = sourcePartition
+        self.sourceOffset = sourceOffset
+        self.id = id
+        self.format = format
+        self.dryRun = dryRun
+        self.warnings = warnings
+        self.apns = apns
+    }
+
+    /// How many headers there are.
+    public var count: Int {
+        forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
+            + (apns.map { $0.collapseID == nil ? 3 : 4 } ?? 0)
+    }
+
+    /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
+    /// null value), both valid only during the call.
+    public func forEach(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+        for header in forwarded { header.withBytes(body) }
+        withSourceReference { source in
+            if let id {
+                id.withUnsafeBytes { body(Self.bytes("pushgate-id"), $0) }
+            } else {
+                body(Self.bytes("pushgate-id"), source)
+            }
+            body(Self.bytes("pushgate-format"), Self.bytes(format.headerValue))
+            body(Self.bytes("pushgate-source"), source)
+        }
+        if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
+        if let warnings { warnings.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) } }
+        guard let apns else { return }
+        body(Self.bytes("apns-push-type"), Self.bytes(apns.background ? "background" : "alert"))
+        body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
+        DecimalText.withBytes(of: apns.expiration) { body(Self.bytes("apns-expiration"), $0) }
+        if let collapseID = apns.collapseID {
+            collapseID.withUnsafeBytes { body(Self.bytes("apns-collapse-id"), $0) }
+        }
+    }
+
+    /// The headers as a list (each value copied into an array of its own).
+    public var list: [RecordHeader] {
+        var headers: [RecordHeader] = []
+        headers.reserveCapacity(count)
+        forEach { name, value in
+            headers.append(
+                RecordHeader(
+                    name: String(decoding: name, as: UTF8.self),
+                    value: value.map { Array($0.bindMemory(to: UInt8.self)) }
+                ))
+        }
+        return headers
+    }
+
+    /// Calls `body` with `TOPIC:PARTITION:OFFSET`, written on the stack.
+    private func withSourceReference(_ body: (UnsafeRawBufferPointer) -> Void) {
+        var topic = sourceTopic
+        topic.withUTF8 { topicBytes in
+            // The topic, a colon, at most 11 bytes of partition, a colon, at most 20 of offset.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: topicBytes.count + 34) { buffer in
+                var position = 0
+                for byte in topicBytes {
+                    buffer[position] = byte
+                    position += 1
+                }
+                buffer[position] = UInt8(ascii: ":")
+                position += 1
+                position += DecimalText.write(Int64(sourcePartition), into: buffer, at: position)
+                buffer[position] = UInt8(ascii: ":")
+                position += 1
+                position += DecimalText.write(sourceOffset, into: buffer, at: position)
+                body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<position])))
+            }
+        }
+    }
+
+    /// The bytes of a compile-time string (static memory: valid for the whole run).
+    private static func bytes(_ text: StaticString) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+}
+
+/// The `apns-*` headers of an output delivered by APNs.
+public struct APNsHeaders: Sendable {
+    /// `apns-push-type: background` (else `alert`).
+    public var background: Bool
+    /// `apns-priority: 10` (else `5`).
+    public var highPriority: Bool
+    /// `apns-expiration`, in seconds since the epoch (`0`: none).
+    public var expiration: Int64
+    /// `apns-collapse-id` as decoded UTF-8, when given.
+    public var collapseID: ArraySlice<UInt8>?
+
+    /// Creates the `apns-*` headers.
+    @inlinable
+    public init(background: Bool, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?) {
+        self.background = background
+        self.highPriority = highPriority
+        self.expiration = expiration
+        self.collapseID = collapseID
+    }
+}
+
+extension OutputFormat {
+    /// The format's name as `pushgate-format` writes it (its raw value, from static memory).
+    var headerValue: StaticString {
+        switch self {
+        case .apns: "apns"
+        case .adobeCarousel: "adobe-carousel"
+        case .fbCard: "fb-card"
+        case .androidExpandable: "android-expandable"
+        case .fcm: "fcm"
+        }
+    }
+}
+
+extension RecordHeader {
+    /// Calls `body` with the name's UTF-8 bytes and the value's bytes (`nil` for null), borrowed for the call.
+    func withBytes(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+        var name = name
+        name.withUTF8 { name in
+            guard let value else { return body(UnsafeRawBufferPointer(name), nil) }
+            value.withUnsafeBytes { body(UnsafeRawBufferPointer(name), $0) }
+        }
+    }
+}
+
+/// Decimal text of integers, written without allocating.
+enum DecimalText {
+    /// Writes the decimal digits of `value` (with `-` when negative) into `buffer` at `position`, which
+    /// must have room for 20 bytes; the number of bytes written.
+    static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
+        return withUnsafeMutableBytes(of: &digits) { scratch in
+            var magnitude = value.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            var written = 0
+            if value < 0 {
+                buffer[position] = UInt8(ascii: "-")
+                written = 1
+            }
+            for index in start..<scratch.count {
+                buffer[position + written] = scratch[index]
+                written += 1
+            }
+            return written
+        }
+    }
+
+    /// Calls `body` with the decimal text of `value`, written on the stack.
+    static func withBytes(of value: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            let count = write(value, into: buffer, at: 0)
+            body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
+        }
+    }
+}
