@@ -68,12 +68,8 @@ struct ConsoleCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var bootstrap = worker.bootstrapServers
         if bootstrap.isEmpty {
-            let topics = [worker.inputTopic] + outputTopics.map(\.topic) + [worker.translator.deadLetterTopic]
-            let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
-                try EmbeddedBroker(topics: topics, partitions: settings.partitions, logger: logger)
-            }
+            let broker = try await worker.startEmbeddedBroker(partitions: settings.partitions, logger: logger)
             bootstrap = broker.bootstrapServers
-            StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice(
                 "started an embedded broker at \(broker.bootstrapServers): point a worker at it with --bootstrap-servers"
             )

@@ -65,14 +65,8 @@ struct RunCommand: AsyncParsableCommand {
             ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if worker.bootstrapServers.isEmpty {
-            let topics =
-                [worker.inputTopic] + OutputFormat.allCases.map { worker.translator.topic(for: $0) }
-                + [worker.translator.deadLetterTopic]
-            let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
-                try EmbeddedBroker(topics: topics, partitions: settings.partitions, logger: logger)
-            }
+            let broker = try await worker.startEmbeddedBroker(partitions: settings.partitions, logger: logger)
             worker.bootstrapServers = broker.bootstrapServers
-            StandardStreams.writeLine(broker.bootstrapServers)
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
             adaptToMockCluster(&worker, logger: logger)
             services.append(.init(service: EmbeddedBrokerService(broker: broker)))

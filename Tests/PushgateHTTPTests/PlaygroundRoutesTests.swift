@@ -166,8 +166,8 @@ struct PlaygroundRoutesTests {
         let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
         #expect(
             parts == [
-                "playground.css", "pointer.js", "api.js", "playground.js", "preview-apple.js", "preview-card.js",
-                "preview-android.js",
+                "playground.css", "editor.html", "pointer.js", "api.js", "playground.js", "preview-apple.js",
+                "preview-card.js", "preview-android.js",
             ])
         for part in parts {
             var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)

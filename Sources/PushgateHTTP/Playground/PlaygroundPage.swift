@@ -1,13 +1,17 @@
-/// The playground's one page, put together from the files of `Resources/playground/`: `playground.html`,
-/// in which each `{{FILE}}` stands for the file of that name beside it. The page needs nothing from the
-/// network except the images an output names (drawn as a placeholder when they cannot load).
+/// The pages of the playground and the console, each put together from the files of
+/// `Resources/playground/`: `playground.html` and `console.html`, in which each `{{FILE}}` stands for the
+/// file of that name beside it. The pages need nothing from the network except the images an output
+/// names (drawn as a placeholder when they cannot load).
 ///
-/// The parts: `playground.css` (the style) and, in one `<script>`, `pointer.js` (where a JSON Pointer is
-/// in the editor text, and the raw text of an output's `value`), `playground.js` (examples, the request
+/// The parts: `playground.css` (the style), `editor.html` (the payload editor, the input record and the
+/// translator's options, in both pages) and, in one `<script>`, `pointer.js` (where a JSON Pointer is in
+/// the editor text, and the raw text of an output's `value`), `api.js` (requests to `/api`, with the
+/// token when there is one), `playground.js` (examples, the request
 /// debounced as you type, the record list, problems and warnings linked to the editor) and the previews
 /// drawn from the output JSON only: `preview-apple.js` (the iOS banner of `apns`, the Adobe carousel),
 /// `preview-card.js` (the Facebook in-app card of `fb-card`) and `preview-android.js` (the notification
-/// of `android-expandable` and of `fcm`).
+/// of `android-expandable` and of `fcm`). The console adds `console.css` and `console.js` (dead letters,
+/// re-drives, follow-through, the live view).
 enum PlaygroundPage {
     /// `template` with each `{{NAME}}` replaced by the bytes `file` gives for `NAME`. The final newline of
     /// each file, the template's included, is left out: parts join exactly where the template puts them.
