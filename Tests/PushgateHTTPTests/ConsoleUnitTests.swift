@@ -158,4 +158,18 @@ struct ConsoleUnitTests {
         #expect(index.all(matching: query).map(\.offset) == [2, 3, 5, 6, 7])
         #expect(index.all(matching: try DeadLetterQuery(queryItems: ["q": "é n"])).map(\.offset) == [7])
     }
+
+    @Test func aValueKeptCutIsBinaryOnlyWhenItsStartIsNotText() {
+        let index = DeadLetterIndex(keptValueBytes: 4)
+        // "aé" + "é": the cut after four bytes splits the second "é", which is still text.
+        index.add(Self.letter(partition: 0, offset: 0, at: 1, value: "aéé"))
+        index.add(
+            KafkaConsumerMessage(
+                topic: "push.dlq", partition: 0, offset: 1, key: nil, value: [0xFF, 0xFE, 0x41, 0x42, 0x43]))
+        index.add(Self.letter(partition: 0, offset: 2, at: 1, value: "abc"))
+        #expect(index.letter(partition: 0, offset: 0)?.valueIsCut == true)
+        #expect(index.letter(partition: 0, offset: 0)?.valueIsBinary == false)
+        #expect(index.letter(partition: 0, offset: 1)?.valueIsBinary == true)
+        #expect(index.letter(partition: 0, offset: 2)?.valueIsBinary == false)
+    }
 }

@@ -62,8 +62,12 @@ public struct DeadLetter: Sendable {
 
     /// Whether ``value`` holds only the start of the record's value.
     public var valueIsCut: Bool { value.count < valueBytes }
-    /// Whether the value is not UTF-8 text.
-    public var valueIsBinary: Bool { String(validating: value, as: UTF8.self) == nil && !valueIsCut }
+    /// Whether the value is not UTF-8 text (for a value kept cut, its start is not: the cut may split the
+    /// last character, so up to three bytes at the end are left out of the check).
+    public var valueIsBinary: Bool {
+        guard valueIsCut else { return String(validating: value, as: UTF8.self) == nil }
+        return !(0...3).contains { String(validating: value.dropLast($0), as: UTF8.self) != nil }
+    }
 
     /// Reads a dead-letter record; `keep` is how many bytes of its value are kept.
     init(_ message: KafkaConsumerMessage, keep: Int, sequence: Int) {
