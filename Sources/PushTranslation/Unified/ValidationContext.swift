@@ -22,9 +22,9 @@ struct ValidationContext {
     }
 
     /// Reports a key that is not part of the object's contract.
-    mutating func unknownField(_ path: @autoclosure () -> String, in objectName: String) {
+    mutating func unknownField(_ path: @autoclosure () -> String, in objectName: @autoclosure () -> String) {
         let diagnostic = Diagnostic(
-            .unknownField, at: path(), "unknown field in \(objectName); remove it or check its spelling")
+            .unknownField, at: path(), "unknown field in \(objectName()); remove it or check its spelling")
         if lenient { warnings.append(diagnostic) } else { errors.append(diagnostic) }
     }
 
