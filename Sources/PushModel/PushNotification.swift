@@ -49,7 +49,7 @@ public struct PushNotification: Sendable, Equatable {
 }
 
 /// Delivery priority of a notification.
-public enum MessagePriority: String, Sendable, Equatable {
+public enum MessagePriority: String, Sendable, Equatable, CaseIterable {
     /// `normal`: APNs priority 5.
     case normal
     /// `high`: APNs priority 10.

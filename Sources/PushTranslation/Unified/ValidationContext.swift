@@ -124,12 +124,12 @@ struct ValidationContext {
     }
 
     /// One of `choices`; `invalid_value` otherwise.
-    mutating func choice<Choice: RawRepresentable>(
+    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text).
+    mutating func choice<Choice: JSONKey>(
         _ token: Int, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: @autoclosure () -> [String]
-    ) -> Choice? where Choice.RawValue == String {
+    ) -> Choice? {
         guard let text = string(token, path()) else { return nil }
-        let name = document.string(text)
-        guard let choice = Choice(rawValue: name) else {
+        guard let choice = document.withDecodedBytes(text, Choice.keyTable.match) else {
             error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
             return nil
         }
