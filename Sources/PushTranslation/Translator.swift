@@ -98,7 +98,8 @@ public struct Translator: Sendable {
 
     /// The emitter of each format: a switch, so that a new format cannot be left out.
     private static func emit(
-        _ format: OutputFormat, _ notification: PushNotification, _ document: JSONDocument, _ data: WrittenData
+        _ format: OutputFormat, _ notification: borrowing PushNotification, _ document: JSONDocument,
+        _ data: WrittenData
     ) -> Emission {
         switch format {
         case .apns: APNsEmitter().emit(notification, document: document, data: data)

@@ -27,7 +27,7 @@ protocol Emitter: Sendable {
     var format: OutputFormat { get }
     /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to,
     /// `data` the members of `notification.data` when an earlier format of the same input wrote them.
-    func emit(_ notification: PushNotification, document: JSONDocument, data: WrittenData) -> Emission
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data: WrittenData) -> Emission
 }
 
 /// The per-format size limit shared by APNs and FCM.

@@ -91,6 +91,7 @@ enum ScratchBytes {
 
     /// Calls `body` with this thread's buffer (a fresh one if it is already in use); `body` may replace
     /// it by a larger one, freeing the old.
+    @inline(__always)
     static func with<Result>(_ body: (inout Buffer) -> Result) -> Result {
         let scratch = ScratchTokens.current()
         guard !scratch.bytesInUse else {

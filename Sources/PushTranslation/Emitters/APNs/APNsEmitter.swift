@@ -6,7 +6,8 @@ struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
-    func emit(_ notification: PushNotification, document: JSONDocument, data written: WrittenData) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }

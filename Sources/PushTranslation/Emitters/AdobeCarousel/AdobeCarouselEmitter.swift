@@ -9,7 +9,8 @@ struct AdobeCarouselEmitter: Emitter {
     static let titleGuidance = 70
     static let bodyGuidance = 600
 
-    func emit(_ notification: PushNotification, document: JSONDocument, data written: WrittenData) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))

@@ -5,7 +5,8 @@ struct AndroidExpandableEmitter: Emitter {
     let format = OutputFormat.androidExpandable
     private static let reserved = ReservedKeys(names: ["alert"], prefix: nil)
 
-    func emit(_ notification: PushNotification, document: JSONDocument, data written: WrittenData) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.body == nil {
             errors.append(
