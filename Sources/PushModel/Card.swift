@@ -2,7 +2,7 @@
 /// numbers keep their input text.
 public struct Card: Sendable, Equatable {
     /// The card size.
-    public enum Size: String, Sendable, Equatable { case small, medium, large }
+    public enum Size: String, Sendable, Equatable, CaseIterable { case small, medium, large }
 
     /// The size.
     public var size: Size
@@ -39,7 +39,7 @@ public struct Card: Sendable, Equatable {
     /// Styled text.
     public struct StyledText: Sendable, Equatable {
         /// Horizontal text alignment.
-        public enum Alignment: String, Sendable, Equatable { case left, center, right }
+        public enum Alignment: String, Sendable, Equatable, CaseIterable { case left, center, right }
 
         /// The text.
         public var text: InputText
@@ -59,7 +59,7 @@ public struct Card: Sendable, Equatable {
     /// The hero section.
     public struct Hero: Sendable, Equatable {
         /// Vertical content alignment.
-        public enum ContentAlignment: String, Sendable, Equatable { case top, center, bottom }
+        public enum ContentAlignment: String, Sendable, Equatable, CaseIterable { case top, center, bottom }
         /// Height as a fraction of the card, 0...1.
         public var height: JSONNumber?
         /// The background (required).
@@ -104,9 +104,9 @@ public struct Card: Sendable, Equatable {
     /// The actions section.
     public struct Actions: Sendable, Equatable {
         /// `attached` or `detached`.
-        public enum Style: String, Sendable, Equatable { case attached, detached }
+        public enum Style: String, Sendable, Equatable, CaseIterable { case attached, detached }
         /// `horizontal` or `vertical`.
-        public enum LayoutStyle: String, Sendable, Equatable { case horizontal, vertical }
+        public enum LayoutStyle: String, Sendable, Equatable, CaseIterable { case horizontal, vertical }
         /// `style`.
         public var style: Style?
         /// `layoutStyle`.

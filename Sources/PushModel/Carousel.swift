@@ -1,7 +1,7 @@
 /// The Adobe Experience Platform carousel template (iOS).
 public struct Carousel: Sendable, Equatable {
     /// How the carousel advances.
-    public enum Mode: String, Sendable, Equatable {
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
         /// Advances by itself.
         case auto
         /// Advances on user input.
@@ -9,7 +9,7 @@ public struct Carousel: Sendable, Equatable {
     }
 
     /// How the carousel is laid out.
-    public enum Layout: String, Sendable, Equatable {
+    public enum Layout: String, Sendable, Equatable, CaseIterable {
         /// Adobe's default layout.
         case `default`
         /// The filmstrip layout.

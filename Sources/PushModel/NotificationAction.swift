@@ -97,7 +97,7 @@ public struct ActionList: Sendable, Equatable, RandomAccessCollection {
 /// The Android expanded view.
 public struct Expandable: Sendable, Equatable {
     /// What the expanded view shows.
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// Long text (BigText style).
         case text
         /// An image (BigPicture style); the value is an image URL.

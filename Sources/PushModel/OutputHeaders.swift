@@ -3,6 +3,8 @@
 /// reference are written out only while the headers are read (``forEach(_:)`` writes them on the stack),
 /// so an output's headers cost no allocation of their own.
 public struct OutputHeaders: Sendable {
+    // `Optional<T>`, not `T?`, for the optional properties: see ``OutputRecord``.
+
     /// The input record's headers that are forwarded, in order (the input's own array when all are).
     public var forwarded: [RecordHeader]
     /// The input record's topic: `pushgate-source` is `TOPIC:PARTITION:OFFSET`.
@@ -13,15 +15,15 @@ public struct OutputHeaders: Sendable {
     public var sourceOffset: Int64
     /// `pushgate-id`: the payload's id as decoded UTF-8 (usually a slice of the input payload); `nil`
     /// when the payload has none, and then the id is the source reference.
-    public var id: ArraySlice<UInt8>?
+    public var id: Optional<ArraySlice<UInt8>>
     /// `pushgate-format`.
     public var format: OutputFormat
     /// Whether `pushgate-dry-run: true` is written.
     public var dryRun: Bool
     /// `pushgate-warnings`, the JSON array of the warnings; `nil` when there are none.
-    public var warnings: [UInt8]?
+    public var warnings: Optional<[UInt8]>
     /// The `apns-*` headers, for formats delivered by APNs; `nil` for the others.
-    public var apns: APNsHeaders?
+    public var apns: Optional<APNsHeaders>
 
     /// Creates the headers of one output.
     @inlinable
@@ -39,6 +41,12 @@ public struct OutputHeaders: Sendable {
         self.warnings = warnings
         self.apns = apns
     }
+
+    /// What a record whose headers are a list holds in place of an output's headers (nothing is read from it).
+    @usableFromInline
+    static let none = OutputHeaders(
+        forwarded: [], sourceTopic: "", sourcePartition: 0, sourceOffset: 0, id: nil, format: .apns, dryRun: false,
+        warnings: nil, apns: nil)
 
     /// How many headers there are.
     public var count: Int {
@@ -114,6 +122,8 @@ public struct OutputHeaders: Sendable {
 
 /// The `apns-*` headers of an output delivered by APNs.
 public struct APNsHeaders: Sendable {
+    // `Optional<T>`, not `T?`: see ``OutputRecord``.
+
     /// `apns-push-type: background` (else `alert`).
     public var background: Bool
     /// `apns-priority: 10` (else `5`).
@@ -121,7 +131,7 @@ public struct APNsHeaders: Sendable {
     /// `apns-expiration`, in seconds since the epoch (`0`: none).
     public var expiration: Int64
     /// `apns-collapse-id` as decoded UTF-8, when given.
-    public var collapseID: ArraySlice<UInt8>?
+    public var collapseID: Optional<ArraySlice<UInt8>>
 
     /// Creates the `apns-*` headers.
     @inlinable

@@ -33,23 +33,18 @@ public struct PushNotification: Sendable, Equatable {
     /// Creates a notification with nothing set but the formats.
     @inlinable
     public init(formats: OutputFormatSet = OutputFormatSet()) {
-        self.id = nil
+        // The optional properties start out nil; assigning them again is an assignment over a value, not
+        // an initialization (see OutputRecord: such initializers were copied out whole).
         self.formats = formats
         self.dryRun = false
         self.message = Message()
         self.ios = IOSOptions()
         self.android = AndroidOptions()
-        self.action = nil
-        self.actions = nil
-        self.expandable = nil
-        self.carousel = nil
-        self.card = nil
-        self.data = nil
     }
 }
 
 /// Delivery priority of a notification.
-public enum MessagePriority: String, Sendable, Equatable {
+public enum MessagePriority: String, Sendable, Equatable, CaseIterable {
     /// `normal`: APNs priority 5.
     case normal
     /// `high`: APNs priority 10.

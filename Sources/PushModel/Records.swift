@@ -64,21 +64,25 @@ public struct InputRecord: Sendable, Equatable {
 public struct OutputRecord: Sendable, Equatable {
     /// The topic to write to.
     public var topic: String
+    // The optional properties are spelled `Optional<T>`, not `T?`: a `var` of type `T?` starts out `nil`
+    // before the initializer runs, so the initializer assigns it (destroying the `nil`) instead of
+    // initializing it, and the optimizer then copied the whole record on its way out of the initializer
+    // (a retain and a release of every reference it holds, per output).
+
     /// The output format, `nil` for a dead letter.
-    public var format: OutputFormat?
+    public var format: Optional<OutputFormat>
     /// The key, the input record's key unchanged.
-    public var key: [UInt8]?
+    public var key: Optional<[UInt8]>
     /// The value: the format's JSON, or the input bytes unchanged for a dead letter.
     public var value: [UInt8]
     /// The headers: a list, or an output's headers kept as what they are made of (written out when read).
+    /// Two stored properties rather than an enum with a payload, which is copied into the enum (a retain
+    /// and a release of each reference the headers hold) where a stored property is initialized in place.
     @usableFromInline
-    var headerStorage: HeaderStorage
-
+    var outputHeaders: OutputHeaders
+    /// The headers as a list, when they are one (`outputHeaders` is then ``OutputHeaders/none``).
     @usableFromInline
-    enum HeaderStorage: Sendable {
-        case list([RecordHeader])
-        case output(OutputHeaders)
-    }
+    var headerList: Optional<[RecordHeader]>
 
     /// Creates an output record.
     public init(topic: String, format: OutputFormat?, key: [UInt8]?, value: [UInt8], headers: [RecordHeader]) {
@@ -86,7 +90,8 @@ public struct OutputRecord: Sendable, Equatable {
         self.format = format
         self.key = key
         self.value = value
-        self.headerStorage = .list(headers)
+        self.outputHeaders = .none
+        self.headerList = headers
     }
 
     /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made).
@@ -96,35 +101,34 @@ public struct OutputRecord: Sendable, Equatable {
         self.format = headers.format
         self.key = key
         self.value = value
-        self.headerStorage = .output(headers)
+        self.outputHeaders = headers
+        self.headerList = nil
     }
 
     /// The headers in the order of SPEC section 1 (outputs) or section 6 (dead letters). Reading them
     /// from an output makes the list; ``headerCount`` and ``forEachHeader(_:)`` read them without one.
     public var headers: [RecordHeader] {
         get {
-            switch headerStorage {
-            case .list(let headers): headers
-            case .output(let headers): headers.list
-            }
+            headerList ?? outputHeaders.list
         }
-        set { headerStorage = .list(newValue) }
+        set {
+            headerList = newValue
+            outputHeaders = .none
+        }
     }
 
     /// How many headers the record has.
     public var headerCount: Int {
-        switch headerStorage {
-        case .list(let headers): headers.count
-        case .output(let headers): headers.count
-        }
+        headerList?.count ?? outputHeaders.count
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
     /// null value), both valid only during the call.
     public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
-        switch headerStorage {
-        case .list(let headers): for header in headers { header.withBytes(body) }
-        case .output(let headers): headers.forEach(body)
+        if let headerList {
+            for header in headerList { header.withBytes(body) }
+        } else {
+            outputHeaders.forEach(body)
         }
     }
 

@@ -74,8 +74,12 @@ public struct Translator: Sendable {
         var warnings = validateWarnings
         let headers = builder.sharedHeaders(
             notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
+        var writtenData = WrittenData()
         for format in notification.formats {
-            let emission = Self.emit(format, notification, document)
+            let emission = Self.emit(format, notification, document, writtenData)
+            if writtenData.range == nil, let range = emission.dataRange {
+                writtenData = WrittenData(value: emission.value, range: range)
+            }
             if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {
                 let formatWarnings = emission.warnings.isEmpty ? validateWarnings : validateWarnings + emission.warnings
@@ -93,15 +97,16 @@ public struct Translator: Sendable {
     }
 
     /// The emitter of each format: a switch, so that a new format cannot be left out.
-    private static func emit(_ format: OutputFormat, _ notification: PushNotification, _ document: JSONDocument)
-        -> Emission
-    {
+    private static func emit(
+        _ format: OutputFormat, _ notification: borrowing PushNotification, _ document: JSONDocument,
+        _ data: WrittenData
+    ) -> Emission {
         switch format {
-        case .apns: APNsEmitter().emit(notification, document: document)
-        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document)
-        case .fbCard: FacebookCardEmitter().emit(notification, document: document)
-        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document)
-        case .fcm: FCMEmitter().emit(notification, document: document)
+        case .apns: APNsEmitter().emit(notification, document: document, data: data)
+        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document, data: data)
+        case .fbCard: FacebookCardEmitter().emit(notification, document: document, data: data)
+        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document, data: data)
+        case .fcm: FCMEmitter().emit(notification, document: document, data: data)
         }
     }
 }

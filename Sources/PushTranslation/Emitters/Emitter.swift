@@ -8,14 +8,26 @@ struct Emission {
     var errors: [Diagnostic]
     /// Format warnings (`overridden_field`, `text_too_long`).
     var warnings: [Diagnostic]
+    /// Where in `value` this emitter wrote `data`'s members, when it wrote them itself (see ``WrittenData``).
+    var dataRange: Range<Int>? = nil
+}
+
+/// `data`'s members as the formats write them (`"name":value,...`, the same bytes in each): written by
+/// the first format of an input that writes them, copied out of its value by the others.
+struct WrittenData {
+    /// The value of the format that wrote them (empty until one has).
+    var value: [UInt8] = []
+    /// Where in `value` they are; `nil` until a format has written them.
+    var range: Range<Int>? = nil
 }
 
 /// Writes one output format from the IR.
 protocol Emitter: Sendable {
     /// The format this emitter writes.
     var format: OutputFormat { get }
-    /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to.
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission
+    /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to,
+    /// `data` the members of `notification.data` when an earlier format of the same input wrote them.
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data: WrittenData) -> Emission
 }
 
 /// The per-format size limit shared by APNs and FCM.
@@ -26,9 +38,12 @@ enum PayloadLimit {
     /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
     /// (copied out of the writer) with `warnings`.
     static func emission(
-        _ writer: borrowing JSONWriter, format: OutputFormat, warnings: @autoclosure () -> [Diagnostic] = []
+        _ writer: borrowing JSONWriter, format: OutputFormat, dataRange: Range<Int>? = nil,
+        warnings: @autoclosure () -> [Diagnostic] = []
     ) -> Emission {
-        guard writer.count > bytes else { return Emission(value: writer.bytes, errors: [], warnings: warnings()) }
+        guard writer.count > bytes else {
+            return Emission(value: writer.bytes, errors: [], warnings: warnings(), dataRange: dataRange)
+        }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
             "the \(format.rawValue) payload would be \(writer.count) bytes; the limit is \(bytes). Shorten the text or data"
@@ -76,9 +91,20 @@ struct ReservedKeys {
 }
 
 extension JSONWriter {
-    /// Writes the members of `data`, when given, into the object being written.
-    mutating func data(_ data: InputValue?, _ document: JSONDocument) {
-        guard let data else { return }
+    /// Writes the members of `data`, when given, into the object being written: copied from `written` when
+    /// an earlier format wrote them, else written from the document. Where they are in this writer when
+    /// written here (for ``WrittenData``), else `nil`.
+    mutating func data(_ data: InputValue?, _ document: JSONDocument, _ written: WrittenData) -> Range<Int>? {
+        guard let data, document.count(data.token) > 0 else { return nil }
+        separate()
+        needsComma = false
+        if let range = written.range {
+            written.value.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[range])) }
+            needsComma = true
+            return nil
+        }
+        let start = count
         members(of: data.token, document)
+        return start..<count
     }
 }

@@ -40,6 +40,8 @@ public struct JSONWriter: ~Copyable {
 
     /// Calls `body` with a writer over this thread's reusable buffer (nothing allocated once it has grown
     /// to the outputs' size). Take what was written with ``bytes`` before returning.
+    /// Inlined: a closure passed on to it captured the emitter's notification by copying it.
+    @inline(__always)
     static func withScratch<Result>(_ body: (inout JSONWriter) -> Result) -> Result {
         ScratchBytes.with { buffer in
             var writer = JSONWriter(borrowing: buffer.start, capacity: buffer.capacity)

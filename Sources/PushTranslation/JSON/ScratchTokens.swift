@@ -14,38 +14,43 @@ enum ScratchTokens {
     /// The largest buffer kept between translations, in tokens (1 MiB of tokens).
     static let retainedCapacity = 1 << 16
 
-    fileprivate final class Scratch {
-        var tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: 1024)
-        var tokenCapacity = 1024
+    /// The thread's buffers: a struct in memory of its own, reached through a pointer (not a class
+    /// instance: each use of one was a retain and a release, and each change of a property a dynamic
+    /// exclusivity check).
+    fileprivate struct Scratch {
+        var tokens: UnsafeMutablePointer<JSONToken>
+        var tokenCapacity: Int
         var inUse = false
-        var bytes = ScratchBytes.Buffer(start: .allocate(capacity: 4096), capacity: 4096)
+        var bytes: ScratchBytes.Buffer
         var bytesInUse = false
-
-        deinit {
-            tokens.deallocate()
-            bytes.start.deallocate()
-        }
     }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            // Only this file sets the key, always to an initialized Scratch of its own.
+            let scratch = pointer.assumingMemoryBound(to: Scratch.self)
+            scratch.pointee.tokens.deallocate()
+            scratch.pointee.bytes.start.deallocate()
+            scratch.deinitialize(count: 1)
+            scratch.deallocate()
         }
         return key
     }()
 
     /// This thread's scratch storage.
-    fileprivate static func current() -> Scratch {
-        let scratch: Scratch
+    fileprivate static func current() -> UnsafeMutablePointer<Scratch> {
         if let pointer = pthread_getspecific(key) {
-            // Only this file sets the key, always to a retained Scratch.
-            scratch = Unmanaged<Scratch>.fromOpaque(pointer).takeUnretainedValue()
-        } else {
-            scratch = Scratch()
-            pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+            // Only this file sets the key, always to an initialized Scratch.
+            return pointer.assumingMemoryBound(to: Scratch.self)
         }
+        let scratch = UnsafeMutablePointer<Scratch>.allocate(capacity: 1)
+        scratch.initialize(
+            to: Scratch(
+                tokens: .allocate(capacity: 1024), tokenCapacity: 1024,
+                bytes: ScratchBytes.Buffer(start: .allocate(capacity: 4096), capacity: 4096)))
+        pthread_setspecific(key, scratch)
         return scratch
     }
 
@@ -54,26 +59,26 @@ enum ScratchTokens {
     static func with<Result>(capacity: Int, _ body: (UnsafeMutablePointer<JSONToken>) -> Result) -> Result {
         let capacity = Swift.max(capacity, 1)
         let scratch = current()
-        guard !scratch.inUse else {
+        guard !scratch.pointee.inUse else {
             let tokens = UnsafeMutablePointer<JSONToken>.allocate(capacity: capacity)
             defer { tokens.deallocate() }
             return body(tokens)
         }
-        if scratch.tokenCapacity < capacity {
-            scratch.tokens.deallocate()
-            scratch.tokens = .allocate(capacity: capacity)
-            scratch.tokenCapacity = capacity
+        if scratch.pointee.tokenCapacity < capacity {
+            scratch.pointee.tokens.deallocate()
+            scratch.pointee.tokens = .allocate(capacity: capacity)
+            scratch.pointee.tokenCapacity = capacity
         }
-        scratch.inUse = true
+        scratch.pointee.inUse = true
         defer {
-            scratch.inUse = false
-            if scratch.tokenCapacity > retainedCapacity {
-                scratch.tokens.deallocate()
-                scratch.tokens = .allocate(capacity: 1024)
-                scratch.tokenCapacity = 1024
+            scratch.pointee.inUse = false
+            if scratch.pointee.tokenCapacity > retainedCapacity {
+                scratch.pointee.tokens.deallocate()
+                scratch.pointee.tokens = .allocate(capacity: 1024)
+                scratch.pointee.tokenCapacity = 1024
             }
         }
-        return body(scratch.tokens)
+        return body(scratch.pointee.tokens)
     }
 }
 
@@ -91,22 +96,23 @@ enum ScratchBytes {
 
     /// Calls `body` with this thread's buffer (a fresh one if it is already in use); `body` may replace
     /// it by a larger one, freeing the old.
+    @inline(__always)
     static func with<Result>(_ body: (inout Buffer) -> Result) -> Result {
         let scratch = ScratchTokens.current()
-        guard !scratch.bytesInUse else {
+        guard !scratch.pointee.bytesInUse else {
             var buffer = Buffer(start: .allocate(capacity: 4096), capacity: 4096)
             defer { buffer.start.deallocate() }
             return body(&buffer)
         }
-        scratch.bytesInUse = true
+        scratch.pointee.bytesInUse = true
         defer {
-            scratch.bytesInUse = false
+            scratch.pointee.bytesInUse = false
             // A huge output (large data, refused as payload_too_large) grew it: give the memory back.
-            if scratch.bytes.capacity > retainedCapacity {
-                scratch.bytes.start.deallocate()
-                scratch.bytes = Buffer(start: .allocate(capacity: 4096), capacity: 4096)
+            if scratch.pointee.bytes.capacity > retainedCapacity {
+                scratch.pointee.bytes.start.deallocate()
+                scratch.pointee.bytes = Buffer(start: .allocate(capacity: 4096), capacity: 4096)
             }
         }
-        return body(&scratch.bytes)
+        return body(&scratch.pointee.bytes)
     }
 }

@@ -2,6 +2,8 @@
 // The cases are the payload's member names, spelled as SPEC.md spells them (`ios_badge`): each raw value
 // is the name itself.
 
+import PushModel
+
 /// The member names of each object of the unified payload (SPEC sections 3 and 5), for ``JSONKey`` matching.
 enum TopLevelKey: String, JSONKey {
     case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel,
@@ -127,3 +129,14 @@ enum CardButtonKey: String, JSONKey {
     case background_color, border_color, border_width, content, url
     static let keyTable = KeyTable<Self>()
 }
+
+// The values ``ValidationContext/choice(_:_:_:choices:)`` reads, matched as member names are.
+extension MessagePriority: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Card.Size: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Card.StyledText.Alignment: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Card.Hero.ContentAlignment: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Card.Actions.Style: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Card.Actions.LayoutStyle: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Carousel.Mode: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Carousel.Layout: JSONKey { static let keyTable = KeyTable<Self>() }
+extension Expandable.Kind: JSONKey { static let keyTable = KeyTable<Self>() }

@@ -141,11 +141,11 @@ extension PayloadValidator {
 
     /// Reports `missing_field` when `name` is absent or null in the object at `object`.
     mutating func requireMember(
-        _ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: String
+        _ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: @autoclosure () -> String
     ) {
         let document = self.document
         if document.isAbsentOrNull(object, name) {
-            context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message)
+            context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message())
         }
     }
 }

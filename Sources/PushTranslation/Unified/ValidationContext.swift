@@ -22,9 +22,9 @@ struct ValidationContext {
     }
 
     /// Reports a key that is not part of the object's contract.
-    mutating func unknownField(_ path: @autoclosure () -> String, in objectName: String) {
+    mutating func unknownField(_ path: @autoclosure () -> String, in objectName: @autoclosure () -> String) {
         let diagnostic = Diagnostic(
-            .unknownField, at: path(), "unknown field in \(objectName); remove it or check its spelling")
+            .unknownField, at: path(), "unknown field in \(objectName()); remove it or check its spelling")
         if lenient { warnings.append(diagnostic) } else { errors.append(diagnostic) }
     }
 
@@ -124,12 +124,12 @@ struct ValidationContext {
     }
 
     /// One of `choices`; `invalid_value` otherwise.
-    mutating func choice<Choice: RawRepresentable>(
+    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text).
+    mutating func choice<Choice: JSONKey>(
         _ token: Int, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: @autoclosure () -> [String]
-    ) -> Choice? where Choice.RawValue == String {
+    ) -> Choice? {
         guard let text = string(token, path()) else { return nil }
-        let name = document.string(text)
-        guard let choice = Choice(rawValue: name) else {
+        guard let choice = document.withDecodedBytes(text, Choice.keyTable.match) else {
             error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
             return nil
         }

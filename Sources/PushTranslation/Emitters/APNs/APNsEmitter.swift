@@ -6,7 +6,8 @@ struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
@@ -21,9 +22,9 @@ struct APNsEmitter: Emitter {
                 writer.key("category-actions")
                 ActionWriter.writeArray(actions, document, into: &writer)
             }
-            writer.data(notification.data, document)
+            let dataRange = writer.data(notification.data, document, written)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format)
+            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
         }
     }
 }

@@ -9,7 +9,8 @@ struct AdobeCarouselEmitter: Emitter {
     static let titleGuidance = 70
     static let bodyGuidance = 600
 
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))
@@ -53,9 +54,10 @@ struct AdobeCarouselEmitter: Emitter {
             APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
             APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
             APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
-            writer.data(notification.data, document)
+            let dataRange = writer.data(notification.data, document, written)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format, warnings: warnings(notification, document))
+            return PayloadLimit.emission(
+                writer, format: format, dataRange: dataRange, warnings: warnings(notification, document))
         }
     }
 

@@ -5,7 +5,8 @@ struct AndroidExpandableEmitter: Emitter {
     let format = OutputFormat.androidExpandable
     private static let reserved = ReservedKeys(names: ["alert"], prefix: nil)
 
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if notification.message.body == nil {
             errors.append(
@@ -41,9 +42,9 @@ struct AndroidExpandableEmitter: Emitter {
                 writer.endObject()
             }
             writer.endObject()
-            writer.data(notification.data, document)
+            let dataRange = writer.data(notification.data, document, written)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format)
+            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
         }
     }
 }

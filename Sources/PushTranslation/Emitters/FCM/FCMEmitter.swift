@@ -6,7 +6,8 @@ import PushModel
 struct FCMEmitter: Emitter {
     let format = OutputFormat.fcm
 
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = FCMReservedKeys.check(notification.data, document)
         let dataHasMembers = notification.data.map { document.count($0.token) > 0 } ?? false
         if !Self.hasNotification(notification) && !dataHasMembers {

@@ -10,7 +10,8 @@ struct FacebookCardEmitter: Emitter {
     /// Written when styled text has no color: Android would draw it transparent.
     static let defaultTextColor = "#000000FF"
 
-    func emit(_ notification: PushNotification, document: JSONDocument) -> Emission {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
+    {
         var errors = Self.reserved.check(notification.data, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
@@ -28,9 +29,9 @@ struct FacebookCardEmitter: Emitter {
             }
             writer.key("fb_push_card")
             writeCard(card, message: notification.message, document, into: &writer)
-            writer.data(notification.data, document)
+            let dataRange = writer.data(notification.data, document, written)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format)
+            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
         }
     }
 
