@@ -167,11 +167,12 @@ extension RecordHeader {
     }
 }
 
-/// Decimal text of integers, written without allocating.
-enum DecimalText {
-    /// Writes the decimal digits of `value` (with `-` when negative) into `buffer` at `position`, which
-    /// must have room for 20 bytes; the number of bytes written.
-    static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+/// Decimal text of integers, written without allocating: the one place pushgate turns an integer into
+/// digits (headers, record fields, JSON numbers it makes).
+public enum DecimalText {
+    /// Calls `body` with the decimal digits of `value`'s magnitude (no sign), written on the stack.
+    @inlinable
+    public static func withDigits<Result>(of value: Int64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
         return withUnsafeMutableBytes(of: &digits) { scratch in
             var magnitude = value.magnitude
@@ -181,13 +182,28 @@ enum DecimalText {
                 scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            var written = 0
-            if value < 0 {
-                buffer[position] = UInt8(ascii: "-")
-                written = 1
-            }
-            for index in start..<scratch.count {
-                buffer[position + written] = scratch[index]
+            return body(UnsafeRawBufferPointer(rebasing: scratch[start...]))
+        }
+    }
+
+    /// Appends the decimal text of `value`, with `-` when negative.
+    @inlinable
+    public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withDigits(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes the decimal digits of `value` (with `-` when negative) into `buffer` at `position`, which
+    /// must have room for 20 bytes; the number of bytes written.
+    static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        var written = 0
+        if value < 0 {
+            buffer[position] = UInt8(ascii: "-")
+            written = 1
+        }
+        return withDigits(of: value) { digits in
+            for byte in digits {
+                buffer[position + written] = byte
                 written += 1
             }
             return written

@@ -213,20 +213,7 @@ public struct JSONWriter: ~Copyable {
     /// Appends the decimal digits of `value` (no allocation).
     mutating func appendDecimal(_ value: Int64) {
         if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
-        let length = withUnsafeMutableBytes(of: &digits) { buffer in
-            var position = buffer.count
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            return buffer.count - position
-        }
-        withUnsafeBytes(of: &digits) { buffer in
-            append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[(buffer.count - length)...]))
-        }
+        DecimalText.withDigits(of: value) { append($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Appends the bytes of a compile-time string as they are.

@@ -68,20 +68,7 @@ struct RecordBuilder {
     }
 
     /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
-    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, written back to front
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var magnitude = value.magnitude
-            var start = scratch.count
-            repeat {
-                start -= 1
-                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[start...]))
-        }
-    }
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) { DecimalText.append(value, to: &bytes) }
 
     static func isOwnHeader(_ name: String) -> Bool {
         hasPrefixIgnoringASCIICase(name, "pushgate-") || hasPrefixIgnoringASCIICase(name, "apns-")
