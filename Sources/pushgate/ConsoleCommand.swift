@@ -58,11 +58,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             }
             return (settings, try PlaygroundResources.load(), try tokenFile.map { try BearerToken.read(path: $0) })
         }
-        let secrets = settings.secrets
-        let format = settings.logFormat
-        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
-        var logger = Logger(label: "pushgate.console")
-        logger.logLevel = settings.logLevel
+        let logger = settings.bootstrapLogging(label: "pushgate.console")
         let worker = settings.worker
         let outputTopics = OutputFormat.allCases.map { (format: $0.rawValue, topic: worker.translator.topic(for: $0)) }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []

@@ -47,11 +47,7 @@ struct RunCommand: AsyncParsableCommand {
                 try RunSettings.resolve(options, environment: EnvironmentSettings(), readingFile: true)
             }
         }
-        let format = settings.logFormat
-        let secrets = settings.secrets
-        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
-        var logger = Logger(label: "pushgate")
-        logger.logLevel = settings.logLevel
+        let logger = settings.bootstrapLogging(label: "pushgate")
         var worker = settings.worker
         logger.info(
             "starting",

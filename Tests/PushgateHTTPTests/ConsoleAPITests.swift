@@ -89,7 +89,10 @@ struct ConsoleAPITests {
     }
 
     /// A broker with dead letters in `push.dlq`, and a console with a token reading it.
-    static func withConsole(_ body: (Console, Int64) async throws -> Void) async throws {
+    /// `extraOutputTopics`: output topics the console is told of that the cluster does not have.
+    static func withConsole(
+        extraOutputTopics: [String] = [], _ body: (Console, Int64) async throws -> Void
+    ) async throws {
         let logger = BrokerTesting.logger("console-test", level: .critical)
         let topics = ["push.unified"] + OutputFormat.allCases.map(\.defaultTopic) + ["push.dlq"]
         let broker = try EmbeddedBroker(topics: topics, partitions: 2, logger: logger)
@@ -98,7 +101,9 @@ struct ConsoleAPITests {
         try await PythonKafkaClient.produce(deadLetters(now: now), to: "push.dlq", bootstrap: broker.bootstrapServers)
         let settings = ConsoleSettings(
             bootstrapServers: broker.bootstrapServers, embeddedBroker: false, inputTopic: "push.unified",
-            deadLetterTopic: "push.dlq", outputTopics: OutputFormat.allCases.map { ($0.rawValue, $0.defaultTopic) },
+            deadLetterTopic: "push.dlq",
+            outputTopics: OutputFormat.allCases.map { ($0.rawValue, $0.defaultTopic) }
+                + extraOutputTopics.map { ("extra", $0) },
             groupId: "pushgate", androidFormats: ["android-expandable"], lenient: false, consumerProperties: [:],
             producerProperties: [:])
         let port = PortBox()
@@ -308,6 +313,36 @@ struct ConsoleAPITests {
             let delete = try await console.get("/api/dead-letters/0/0", method: "DELETE")
             #expect(delete.status == 405 && delete.headers.contains("Allow: GET, HEAD"))
             #expect(try await console.get("/api/redrive").headers.contains("Allow: POST"))
+        }
+    }
+
+    /// An output topic the cluster does not have (a format no one deploys) does not stop the console from
+    /// following the others: a record in push.apns naming the re-driven record is its outcome.
+    @Test func followThroughWorksWhenAnOutputTopicIsMissing() async throws {
+        try await Self.withConsole(extraOutputTopics: ["push.not.deployed"]) { console, now in
+            let page = try await console.json("/api/dead-letters?code=invalid_json&limit=1")
+            let letter = try #require((page["letters"] as? [[String: Any]])?.first)
+            let answer = try await console.post(
+                "/api/redrive", #"{"letters":[{"partition":\#(letter["partition"]!),"offset":\#(letter["offset"]!)}]}"#)
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            let source = try #require((written["records"] as? [[String: Any]])?.first?["source"] as? String)
+            // What a worker would write for it, written here by the independent client.
+            try await PythonKafkaClient.produce(
+                [
+                    PythonKafkaClient.Record(
+                        key: nil, value: Array(#"{"aps":{}}"#.utf8),
+                        headers: [("pushgate-format", Array("apns".utf8)), ("pushgate-source", Array(source.utf8))],
+                        timestamp: now)
+                ], to: "push.apns", bootstrap: console.bootstrap)
+            let outcome = try await eventually(seconds: 30, "the apns output followed through") {
+                () -> [String: Any]? in
+                let list = try await console.json("/api/redrives")
+                let redrive = (list["redrives"] as? [[String: Any]])?.first { $0["source"] as? String == source }
+                // (The test's dead letters name made-up input offsets, which a re-driven record may share.)
+                return (redrive?["outcomes"] as? [[String: Any]])?.first { $0["topic"] as? String == "push.apns" }
+            }
+            #expect(outcome["topic"] as? String == "push.apns")
+            #expect(outcome["format"] as? String == "apns")
         }
     }
 }

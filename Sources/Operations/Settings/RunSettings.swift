@@ -22,6 +22,16 @@ public struct RunSettings: Sendable {
     /// The secret values among the librdkafka properties (``KafkaSecrets``), never to be logged.
     public var secrets: [String] { KafkaSecrets.secretValues(of: worker.kafkaProperties) }
 
+    /// Sets up the process's logging with these settings' format, level and secrets (once per process),
+    /// and returns a logger labelled `label`.
+    public func bootstrapLogging(label: String) -> Logger {
+        let (format, secrets) = (logFormat, self.secrets)
+        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
+        var logger = Logger(label: label)
+        logger.logLevel = logLevel
+        return logger
+    }
+
     /// Resolves the settings of `options` and `environment`, and, when `readingFile`, of the configuration
     /// file they name (a blocking read: call it off the cooperative pool).
     /// - Throws: ``SettingError`` naming the setting and its source for a value that cannot be used.

@@ -63,14 +63,25 @@ struct TopicFollower: Sendable {
         }
     }
 
-    /// The first offset to read in every partition of every topic.
+    /// The first offset to read in every partition of every topic. A topic the cluster does not have
+    /// (a format no one deploys) is left out with a warning, so that the others are still read; when no
+    /// topic can be read, the first error is thrown and everything is tried again later.
     private func startOffsets(_ reader: KafkaConsumer) async throws -> [KafkaTopicPartition: Int64] {
         var offsets: [KafkaTopicPartition: Int64] = [:]
+        var failures: [(String, any Error)] = []
         for topic in topics {
-            for (partition, marks) in try await reader.watermarks(topic: topic, timeoutMs: 5_000) {
-                offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
-                    start == .beginning ? marks.low : marks.high
+            do {
+                for (partition, marks) in try await reader.watermarks(topic: topic, timeoutMs: 5_000) {
+                    offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
+                        start == .beginning ? marks.low : marks.high
+                }
+            } catch {
+                failures.append((topic, error))
             }
+        }
+        if offsets.isEmpty, let (_, error) = failures.first { throw error }
+        for (topic, error) in failures {
+            logger.warning("console: not reading \(topic): \(error); restart the console once it exists")
         }
         return offsets
     }
