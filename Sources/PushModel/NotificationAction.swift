@@ -30,6 +30,9 @@ public struct NotificationAction: Sendable, Equatable {
     public var authentication: Bool?
     /// iOS: the button opens the app in the foreground.
     public var foreground: Bool?
+    /// Whether ``object`` may have members other than the shape's keys (custom data to write). True
+    /// unless whoever read the object counted them: the writer then looks at each member.
+    public var hasCustomMembers: Bool
 
     /// Creates an action of `type` with nothing else set.
     public init(object: InputValue, type: InputText, kind: Kind) {
@@ -41,6 +44,7 @@ public struct NotificationAction: Sendable, Equatable {
         self.destructive = nil
         self.authentication = nil
         self.foreground = nil
+        self.hasCustomMembers = true
     }
 
     /// The keys of the action shape; every other key of an action object is custom data.

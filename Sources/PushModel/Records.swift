@@ -57,7 +57,26 @@ public struct InputRecord: Sendable, Equatable {
     }
 
     /// `TOPIC:PARTITION:OFFSET`, the record's source reference.
-    public var sourceReference: String { "\(topic):\(partition):\(offset)" }
+    public var sourceReference: String {
+        var topic = topic
+        return topic.withUTF8 { topicBytes in
+            // The topic, a colon, at most 11 bytes of partition, a colon, at most 20 of offset.
+            String(unsafeUninitializedCapacity: topicBytes.count + 34) { buffer in
+                var position = 0
+                for byte in topicBytes {
+                    buffer[position] = byte
+                    position += 1
+                }
+                buffer[position] = UInt8(ascii: ":")
+                position += 1
+                position += DecimalText.write(Int64(partition), into: buffer, at: position)
+                buffer[position] = UInt8(ascii: ":")
+                position += 1
+                position += DecimalText.write(offset, into: buffer, at: position)
+                return position
+            }
+        }
+    }
 }
 
 /// A record pushgate writes: a format's payload or a dead letter.

@@ -74,11 +74,12 @@ public struct Translator: Sendable {
         var warnings = validateWarnings
         let headers = builder.sharedHeaders(
             notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
-        var writtenData = WrittenData()
+        var writtenData = WrittenData(nameLengths: WrittenData.nameLengths(of: notification.data, document))
         for format in notification.formats {
             let emission = Self.emit(format, notification, document, writtenData)
             if writtenData.range == nil, let range = emission.dataRange {
-                writtenData = WrittenData(value: emission.value, range: range)
+                writtenData.value = emission.value
+                writtenData.range = range
             }
             if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One problem with a payload: a code, where it is (a JSON Pointer into the input) and what to do about it.
 public struct Diagnostic: Sendable, Equatable, Comparable {
     /// The code of SPEC section 6.
@@ -16,8 +24,26 @@ public struct Diagnostic: Sendable, Equatable, Comparable {
 
     /// SPEC order: by path compared by Unicode code point, then by code.
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        if !lhs.path.utf8.elementsEqual(rhs.path.utf8) { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
-        return lhs.code < rhs.code
+        let order = Self.compareCodePoints(lhs.path, rhs.path)
+        return order != 0 ? order < 0 : lhs.code < rhs.code
+    }
+
+    /// Negative, zero or positive as `lhs` sorts before, with or after `rhs` by Unicode code point: the
+    /// order of their UTF-8 bytes, compared a run at a time.
+    private static func compareCodePoints(_ lhs: String, _ rhs: String) -> Int {
+        let order = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right -> Int in
+                let common = Swift.min(left.count, right.count)
+                if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+                    let order = memcmp(leftBase, rightBase, common)
+                    if order != 0 { return Int(order) }
+                }
+                return left.count - right.count
+            }
+        }
+        if let order = order ?? nil { return order }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
     }
 }
 
@@ -88,8 +114,13 @@ extension Diagnostic {
         return result + "..."
     }
 
-    /// `PATH: MESSAGE` for `__connect.errors.exception.message`, with long fields cut.
-    var exceptionMessage: String { "\(Self.cut(path)): \(Self.cut(message))" }
+    /// Appends `PATH: MESSAGE` for `__connect.errors.exception.message`, with long fields cut.
+    func appendExceptionMessage(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: Self.cut(path).utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: Self.cut(message).utf8)
+    }
 }
 
 extension Diagnostic: Error {}

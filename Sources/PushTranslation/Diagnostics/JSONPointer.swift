@@ -7,13 +7,7 @@ enum JSONPointer {
             needsEscape = true
             break
         }
-        guard needsEscape else {
-            var path = base
-            path.reserveCapacity(base.utf8.count + name.utf8.count + 1)
-            path.append("/")
-            path.append(name)
-            return path
-        }
+        guard needsEscape else { return joined(base, name) }
         var token = ""
         for character in name.unicodeScalars {
             switch character {
@@ -22,9 +16,26 @@ enum JSONPointer {
             default: token.unicodeScalars.append(character)
             }
         }
-        return base + "/" + token
+        return joined(base, token)
     }
 
     /// `base` extended by one array index.
-    static func appending(_ base: String, _ index: Int) -> String { base + "/" + String(index) }
+    static func appending(_ base: String, _ index: Int) -> String { joined(base, String(index)) }
+
+    /// `base/token`, written into one new string (no intermediate one).
+    private static func joined(_ base: String, _ token: String) -> String {
+        var base = base
+        var token = token
+        return base.withUTF8 { baseBytes in
+            token.withUTF8 { tokenBytes in
+                String(unsafeUninitializedCapacity: baseBytes.count + 1 + tokenBytes.count) { buffer in
+                    var position = buffer.initialize(fromContentsOf: baseBytes)
+                    buffer[position] = UInt8(ascii: "/")
+                    position += 1
+                    position = buffer[position...].initialize(fromContentsOf: tokenBytes)
+                    return position
+                }
+            }
+        }
+    }
 }

@@ -24,7 +24,9 @@ enum ActionWriter {
             writer.key("foreground")
             writer.bool(flag)
         }
-        writer.members(of: action.object.token, document) { name in document.key(name, as: ActionKey.self) != nil }
+        if action.hasCustomMembers {
+            writer.members(of: action.object.token, document) { name in document.key(name, as: ActionKey.self) != nil }
+        }
         writer.endObject()
     }
 

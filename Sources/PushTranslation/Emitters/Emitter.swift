@@ -19,6 +19,21 @@ struct WrittenData {
     var value: [UInt8] = []
     /// Where in `value` they are; `nil` until a format has written them.
     var range: Range<Int>? = nil
+    /// The lengths of `data`'s member names, as ``ReservedKeys`` tells them apart (every bit when a name
+    /// is escaped): found once per input, so that each format's check can skip names none of its
+    /// reserved ones could be.
+    var nameLengths: UInt64 = ~0
+
+    /// The name lengths of `data`'s members (none when there is no `data`).
+    static func nameLengths(of data: InputValue?, _ document: JSONDocument) -> UInt64 {
+        guard let data else { return 0 }
+        var lengths: UInt64 = 0
+        for (name, _) in document.members(data.token) {
+            let token = document.tokens[name]
+            lengths |= token.isEscaped ? ~0 : ReservedKeys.lengthBit(Int(token.length))
+        }
+        return lengths
+    }
 }
 
 /// Writes one output format from the IR.
@@ -56,11 +71,26 @@ enum PayloadLimit {
 struct ReservedKeys {
     let names: [StaticString]
     let prefix: StaticString?
+    /// Bit `n` set when a name of `n` bytes may be reserved (every length from the prefix's up when there
+    /// is one; 63 stands for 63 and longer): most data members are told apart by their length alone.
+    private let lengths: UInt64
+
+    init(names: [StaticString], prefix: StaticString?) {
+        self.names = names
+        self.prefix = prefix
+        var lengths: UInt64 = 0
+        for name in names { lengths |= Self.lengthBit(name.utf8CodeUnitCount) }
+        if let prefix { lengths |= ~0 << UInt64(Swift.min(prefix.utf8CodeUnitCount, 63)) }
+        self.lengths = lengths
+    }
+
+    /// The bit of names of `length` bytes in ``lengths``.
+    static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(Swift.min(length, 63)) }
 
     /// Whether the decoded member name is reserved. Compares UTF-8 bytes: `String.hasPrefix` compares
     /// grapheme clusters, so `adb_` followed by a combining mark would slip through.
     private func isReserved(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = name.baseAddress else { return false }
+        guard lengths & Self.lengthBit(name.count) != 0, let base = name.baseAddress else { return false }
         for reserved in names
         where name.count == reserved.utf8CodeUnitCount
             && JSONDocument.bytesEqual(base, reserved.utf8Start, count: name.count)
@@ -72,8 +102,10 @@ struct ReservedKeys {
             && JSONDocument.bytesEqual(base, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
     }
 
-    func check(_ data: InputValue?, _ document: JSONDocument, format: OutputFormat) -> [Diagnostic] {
-        guard let data else { return [] }
+    /// The `reserved_key` errors of `data`, whose member names have `nameLengths` (see ``WrittenData``).
+    func check(_ data: InputValue?, nameLengths: UInt64, _ document: JSONDocument, format: OutputFormat) -> [Diagnostic]
+    {
+        guard let data, nameLengths & lengths != 0 else { return [] }
         var errors: [Diagnostic] = []
         for (name, _) in document.members(data.token) {
             let reserved =
@@ -104,7 +136,13 @@ extension JSONWriter {
             return nil
         }
         let start = count
-        members(of: data.token, document)
+        if let compact = document.compactBytes(data.token) {
+            // The members as written in the input, without the braces.
+            append(UnsafeBufferPointer(rebasing: compact.dropFirst().dropLast()))
+            needsComma = true
+        } else {
+            members(of: data.token, document)
+        }
         return start..<count
     }
 }

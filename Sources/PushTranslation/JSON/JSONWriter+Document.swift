@@ -42,14 +42,26 @@ extension JSONWriter {
             }
             needsComma = true
         case .array:
+            if appendCompact(token, document) { return }
             beginArray()
             for element in document.elements(token) { value(element, document) }
             endArray()
         case .object:
+            if appendCompact(token, document) { return }
             beginObject()
             members(of: token, document)
             endObject()
         }
+    }
+
+    /// Writes the container at `token` as its input bytes when they are what writing it gives (see
+    /// ``JSONDocument/compactBytes(_:)``); false when they are not and nothing was written.
+    private mutating func appendCompact(_ token: Int, _ document: JSONDocument) -> Bool {
+        guard let compact = document.compactBytes(token) else { return false }
+        separate()
+        append(compact)
+        needsComma = true
+        return true
     }
 
     /// Writes the members of the input object at `token` into the object being written, leaving out

@@ -253,12 +253,24 @@ public struct JSONWriter: ~Copyable {
     mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         var runStart = 0
-        for position in 0..<utf8.count {
+        var position = 0
+        while position < utf8.count {
+            // Eight bytes at a time while none needs an escape (the scanner's mask, non-ASCII bytes left out).
+            if let base = utf8.baseAddress, position + 8 <= utf8.count {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                let mask = JSONScanner.attentionMask(word) & ~(UInt64(littleEndian: word) & 0x8080_8080_8080_8080)
+                guard mask != 0 else {
+                    position += 8
+                    continue
+                }
+            }
             let byte = utf8[position]
+            position += 1
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < position { append(UnsafeBufferPointer(rebasing: utf8[runStart..<position])) }
+            let escaped = position - 1
+            if runStart < escaped { append(UnsafeBufferPointer(rebasing: utf8[runStart..<escaped])) }
             appendEscape(byte)
-            runStart = position + 1
+            runStart = position
         }
         if runStart < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         append(UInt8(ascii: "\""))

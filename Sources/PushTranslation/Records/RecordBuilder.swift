@@ -136,7 +136,7 @@ struct RecordBuilder {
         let first = errors.first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
-                part { $0.append(contentsOf: first.exceptionMessage.utf8) }
+                part { first.appendExceptionMessage(to: &$0) }
             )
         }
         // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
@@ -162,8 +162,8 @@ struct RecordBuilder {
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
     func report(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> DeadLetterReport {
-        DeadLetterReport(
-            stage: stage, format: format, errors: errors, id: id ?? sourceReference, source: sourceReference)
+        let source = sourceReference
+        return DeadLetterReport(stage: stage, format: format, errors: errors, id: id ?? source, source: source)
     }
 }
 

@@ -37,10 +37,11 @@ extension PayloadValidator {
         var destructive: Bool?
         var authentication: Bool?
         var foreground: Bool?
+        var shapeMembers = 0
         for (memberName, memberValue) in document.members(object) {
-            guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else {
-                continue
-            }
+            guard let key = document.key(memberName, as: ActionKey.self) else { continue }
+            shapeMembers += 1
+            guard !document.isNull(memberValue) else { continue }
             switch key {
             case .type: type = context.string(memberValue, JSONPointer.appending(path(), "type"))
             case .name: name = context.string(memberValue, JSONPointer.appending(path(), "name"))
@@ -69,6 +70,7 @@ extension PayloadValidator {
         action.destructive = destructive
         action.authentication = authentication
         action.foreground = foreground
+        action.hasCustomMembers = shapeMembers < document.count(object)
         return action
     }
 

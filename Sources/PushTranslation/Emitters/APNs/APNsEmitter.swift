@@ -8,7 +8,7 @@ struct APNsEmitter: Emitter {
 
     func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
     {
-        var errors = Self.reserved.check(notification.data, document, format: format)
+        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
         return JSONWriter.withScratch { writer in

@@ -11,7 +11,7 @@ struct AdobeCarouselEmitter: Emitter {
 
     func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
     {
-        var errors = Self.reserved.check(notification.data, document, format: format)
+        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))
         }

@@ -7,7 +7,7 @@ struct AndroidExpandableEmitter: Emitter {
 
     func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
     {
-        var errors = Self.reserved.check(notification.data, document, format: format)
+        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
         if notification.message.body == nil {
             errors.append(
                 Diagnostic(

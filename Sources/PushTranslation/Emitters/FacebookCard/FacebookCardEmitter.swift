@@ -12,7 +12,7 @@ struct FacebookCardEmitter: Emitter {
 
     func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
     {
-        var errors = Self.reserved.check(notification.data, document, format: format)
+        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
             return Emission(value: [], errors: errors, warnings: [])
