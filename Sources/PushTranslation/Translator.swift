@@ -74,13 +74,10 @@ public struct Translator: Sendable {
         var warnings = validateWarnings
         let headers = builder.sharedHeaders(
             notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
-        var writtenData = WrittenData(nameLengths: WrittenData.nameLengths(of: notification.data, document))
+        var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
         for format in notification.formats {
-            let emission = Self.emit(format, notification, document, writtenData)
-            if writtenData.range == nil, let range = emission.dataRange {
-                writtenData.value = emission.value
-                writtenData.range = range
-            }
+            let emission = Self.emit(format, notification, document, shared)
+            shared.keep(emission)
             if !emission.warnings.isEmpty { warnings += emission.warnings }
             if emission.errors.isEmpty {
                 let formatWarnings = emission.warnings.isEmpty ? validateWarnings : validateWarnings + emission.warnings
@@ -100,14 +97,14 @@ public struct Translator: Sendable {
     /// The emitter of each format: a switch, so that a new format cannot be left out.
     private static func emit(
         _ format: OutputFormat, _ notification: borrowing PushNotification, _ document: JSONDocument,
-        _ data: WrittenData
+        _ shared: SharedParts
     ) -> Emission {
         switch format {
-        case .apns: APNsEmitter().emit(notification, document: document, data: data)
-        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document, data: data)
-        case .fbCard: FacebookCardEmitter().emit(notification, document: document, data: data)
-        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document, data: data)
-        case .fcm: FCMEmitter().emit(notification, document: document, data: data)
+        case .apns: APNsEmitter().emit(notification, document: document, shared: shared)
+        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document, shared: shared)
+        case .fbCard: FacebookCardEmitter().emit(notification, document: document, shared: shared)
+        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document, shared: shared)
+        case .fcm: FCMEmitter().emit(notification, document: document, shared: shared)
         }
     }
 }

@@ -8,32 +8,9 @@ struct Emission {
     var errors: [Diagnostic]
     /// Format warnings (`overridden_field`, `text_too_long`).
     var warnings: [Diagnostic]
-    /// Where in `value` this emitter wrote `data`'s members, when it wrote them itself (see ``WrittenData``).
-    var dataRange: Range<Int>? = nil
-}
-
-/// `data`'s members as the formats write them (`"name":value,...`, the same bytes in each): written by
-/// the first format of an input that writes them, copied out of its value by the others.
-struct WrittenData {
-    /// The value of the format that wrote them (empty until one has).
-    var value: [UInt8] = []
-    /// Where in `value` they are; `nil` until a format has written them.
-    var range: Range<Int>? = nil
-    /// The lengths of `data`'s member names, as ``ReservedKeys`` tells them apart (every bit when a name
-    /// is escaped): found once per input, so that each format's check can skip names none of its
-    /// reserved ones could be.
-    var nameLengths: UInt64 = ~0
-
-    /// The name lengths of `data`'s members (none when there is no `data`).
-    static func nameLengths(of data: InputValue?, _ document: JSONDocument) -> UInt64 {
-        guard let data else { return 0 }
-        var lengths: UInt64 = 0
-        for (name, _) in document.members(data.token) {
-            let token = document.tokens[name]
-            lengths |= token.isEscaped ? ~0 : ReservedKeys.lengthBit(Int(token.length))
-        }
-        return lengths
-    }
+    /// Where in `value` this emitter wrote the parts it shares with other formats, when it wrote them
+    /// itself (see ``SharedParts``).
+    var parts = SharedParts.Ranges()
 }
 
 /// Writes one output format from the IR.
@@ -41,8 +18,8 @@ protocol Emitter: Sendable {
     /// The format this emitter writes.
     var format: OutputFormat { get }
     /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to,
-    /// `data` the members of `notification.data` when an earlier format of the same input wrote them.
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data: WrittenData) -> Emission
+    /// `shared` the parts an earlier format of the same input wrote.
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission
 }
 
 /// The per-format size limit shared by APNs and FCM.
@@ -53,11 +30,11 @@ enum PayloadLimit {
     /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
     /// (copied out of the writer) with `warnings`.
     static func emission(
-        _ writer: borrowing JSONWriter, format: OutputFormat, dataRange: Range<Int>? = nil,
+        _ writer: borrowing JSONWriter, format: OutputFormat, parts: SharedParts.Ranges = SharedParts.Ranges(),
         warnings: @autoclosure () -> [Diagnostic] = []
     ) -> Emission {
         guard writer.count > bytes else {
-            return Emission(value: writer.bytes, errors: [], warnings: warnings(), dataRange: dataRange)
+            return Emission(value: writer.bytes, errors: [], warnings: warnings(), parts: parts)
         }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
@@ -125,14 +102,13 @@ struct ReservedKeys {
 extension JSONWriter {
     /// Writes the members of `data`, when given, into the object being written: copied from `written` when
     /// an earlier format wrote them, else written from the document. Where they are in this writer when
-    /// written here (for ``WrittenData``), else `nil`.
-    mutating func data(_ data: InputValue?, _ document: JSONDocument, _ written: WrittenData) -> Range<Int>? {
+    /// written here (for ``SharedParts``), else `nil`.
+    mutating func data(_ data: InputValue?, _ document: JSONDocument, _ written: SharedParts.Written?) -> Range<Int>? {
         guard let data, document.count(data.token) > 0 else { return nil }
         separate()
         needsComma = false
-        if let range = written.range {
-            written.value.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[range])) }
-            needsComma = true
+        if let written {
+            append(written)
             return nil
         }
         let start = count
@@ -144,5 +120,25 @@ extension JSONWriter {
             members(of: data.token, document)
         }
         return start..<count
+    }
+
+    /// Writes a part shared with other formats as the next value: copied from `written` when an earlier
+    /// format wrote it, else written by `write`. Where it is in this writer when written here, else `nil`.
+    mutating func sharedValue(_ written: SharedParts.Written?, _ write: (inout JSONWriter) -> Void) -> Range<Int>? {
+        separate()
+        needsComma = false
+        if let written {
+            append(written)
+            return nil
+        }
+        let start = count
+        write(&self)
+        return start..<count
+    }
+
+    /// Appends a part an earlier format wrote; a value or member follows it with a comma.
+    private mutating func append(_ written: SharedParts.Written) {
+        written.value.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[written.range])) }
+        needsComma = true
     }
 }

@@ -6,25 +6,28 @@ struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
-    {
-        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+        var errors = Self.reserved.check(
+            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
         return JSONWriter.withScratch { writer in
             writer.beginObject()
             APSWriter.write(notification, variant: .standard, document, into: &writer)
+            var parts = SharedParts.Ranges()
             if let action = notification.action {
                 writer.key("notification-action")
-                ActionWriter.write(action, document, into: &writer)
+                parts.action = writer.sharedValue(shared.action) { ActionWriter.write(action, document, into: &$0) }
             }
             if let actions = notification.actions {
                 writer.key("category-actions")
-                ActionWriter.writeArray(actions, document, into: &writer)
+                parts.actions = writer.sharedValue(shared.actions) {
+                    ActionWriter.writeArray(actions, document, into: &$0)
+                }
             }
-            let dataRange = writer.data(notification.data, document, written)
+            parts.data = writer.data(notification.data, document, shared.data)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
+            return PayloadLimit.emission(writer, format: format, parts: parts)
         }
     }
 }

@@ -9,9 +9,9 @@ struct AdobeCarouselEmitter: Emitter {
     static let titleGuidance = 70
     static let bodyGuidance = 600
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
-    {
-        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+        var errors = Self.reserved.check(
+            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))
         }
@@ -54,10 +54,10 @@ struct AdobeCarouselEmitter: Emitter {
             APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
             APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
             APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
-            let dataRange = writer.data(notification.data, document, written)
+            let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.data))
             writer.endObject()
             return PayloadLimit.emission(
-                writer, format: format, dataRange: dataRange, warnings: warnings(notification, document))
+                writer, format: format, parts: parts, warnings: warnings(notification, document))
         }
     }
 

@@ -5,9 +5,9 @@ struct AndroidExpandableEmitter: Emitter {
     let format = OutputFormat.androidExpandable
     private static let reserved = ReservedKeys(names: ["alert"], prefix: nil)
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
-    {
-        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+        var errors = Self.reserved.check(
+            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if notification.message.body == nil {
             errors.append(
                 Diagnostic(
@@ -23,9 +23,10 @@ struct AndroidExpandableEmitter: Emitter {
             writer.member("subject", notification.message.title, document)
             writer.key("message")
             writer.string(body, document)
+            var parts = SharedParts.Ranges()
             if let action = notification.action {
                 writer.key("notification-action")
-                ActionWriter.write(action, document, into: &writer)
+                parts.action = writer.sharedValue(shared.action) { ActionWriter.write(action, document, into: &$0) }
             }
             if notification.expandable != nil || notification.actions != nil {
                 let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
@@ -37,14 +38,16 @@ struct AndroidExpandableEmitter: Emitter {
                 writer.string(expandable.value, document)
                 if let actions = notification.actions {
                     writer.key("expandable-actions")
-                    ActionWriter.writeArray(actions, document, into: &writer)
+                    parts.actions = writer.sharedValue(shared.actions) {
+                        ActionWriter.writeArray(actions, document, into: &$0)
+                    }
                 }
                 writer.endObject()
             }
             writer.endObject()
-            let dataRange = writer.data(notification.data, document, written)
+            parts.data = writer.data(notification.data, document, shared.data)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
+            return PayloadLimit.emission(writer, format: format, parts: parts)
         }
     }
 }

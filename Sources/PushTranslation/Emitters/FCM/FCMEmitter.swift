@@ -6,8 +6,7 @@ import PushModel
 struct FCMEmitter: Emitter {
     let format = OutputFormat.fcm
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
-    {
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
         var errors = FCMReservedKeys.check(notification.data, document)
         let dataHasMembers = notification.data.map { document.count($0.token) > 0 } ?? false
         if !Self.hasNotification(notification) && !dataHasMembers {

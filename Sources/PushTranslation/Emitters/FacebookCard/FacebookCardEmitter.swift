@@ -10,9 +10,9 @@ struct FacebookCardEmitter: Emitter {
     /// Written when styled text has no color: Android would draw it transparent.
     static let defaultTextColor = "#000000FF"
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, data written: WrittenData) -> Emission
-    {
-        var errors = Self.reserved.check(notification.data, nameLengths: written.nameLengths, document, format: format)
+    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+        var errors = Self.reserved.check(
+            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
             return Emission(value: [], errors: errors, warnings: [])
@@ -29,9 +29,9 @@ struct FacebookCardEmitter: Emitter {
             }
             writer.key("fb_push_card")
             writeCard(card, message: notification.message, document, into: &writer)
-            let dataRange = writer.data(notification.data, document, written)
+            let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.data))
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format, dataRange: dataRange)
+            return PayloadLimit.emission(writer, format: format, parts: parts)
         }
     }
 
