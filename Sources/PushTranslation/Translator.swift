@@ -74,21 +74,32 @@ public struct Translator: Sendable {
         var warnings = validateWarnings
         let headers = builder.sharedHeaders(
             notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
-        var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
-        for format in notification.formats {
-            let emission = Self.emit(format, notification, document, shared)
-            shared.keep(emission)
-            if !emission.warnings.isEmpty { warnings += emission.warnings }
-            if emission.errors.isEmpty {
-                let formatWarnings = emission.warnings.isEmpty ? validateWarnings : validateWarnings + emission.warnings
+        // Every format writes into one scratch buffer, so that a part one writes is there for the others to copy.
+        // Dead letters are made after it is given back (their headers are written with a scratch buffer too).
+        var failures: [(format: OutputFormat, errors: [Diagnostic])] = []
+        JSONWriter.withScratch { writer in
+            var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
+            let validateWarningsJSON = validateWarnings.isEmpty ? nil : validateWarnings.encodedJSON(into: &writer)
+            for format in notification.formats {
+                let emission = Self.emit(format, notification, document, shared, &writer)
+                shared.keep(emission.parts)
+                guard emission.errors.isEmpty else {
+                    failures.append((format, emission.errors.sorted()))
+                    continue
+                }
+                var warningsJSON = validateWarningsJSON
+                if !emission.warnings.isEmpty {
+                    warnings += emission.warnings
+                    warningsJSON = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
+                }
                 records.append(
-                    builder.output(format: format, value: emission.value, headers: headers, warnings: formatWarnings))
-            } else {
-                let errors = emission.errors.sorted()
-                let id = notification.id.map { document.string($0) }
-                deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
-                reports.append(builder.report(stage: .emit, format: format, errors: errors, id: id))
+                    builder.output(format: format, value: emission.value, headers: headers, warnings: warningsJSON))
             }
+        }
+        for (format, errors) in failures {
+            let id = notification.id.map { document.string($0) }
+            deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
+            reports.append(builder.report(stage: .emit, format: format, errors: errors, id: id))
         }
         if !deadLetters.isEmpty { records += deadLetters }
         return Translation(records: records, deadLetters: reports, warnings: warnings)
@@ -97,14 +108,16 @@ public struct Translator: Sendable {
     /// The emitter of each format: a switch, so that a new format cannot be left out.
     private static func emit(
         _ format: OutputFormat, _ notification: borrowing PushNotification, _ document: JSONDocument,
-        _ shared: SharedParts
+        _ shared: SharedParts, _ writer: inout JSONWriter
     ) -> Emission {
         switch format {
-        case .apns: APNsEmitter().emit(notification, document: document, shared: shared)
-        case .adobeCarousel: AdobeCarouselEmitter().emit(notification, document: document, shared: shared)
-        case .fbCard: FacebookCardEmitter().emit(notification, document: document, shared: shared)
-        case .androidExpandable: AndroidExpandableEmitter().emit(notification, document: document, shared: shared)
-        case .fcm: FCMEmitter().emit(notification, document: document, shared: shared)
+        case .apns: APNsEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .adobeCarousel:
+            AdobeCarouselEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .fbCard: FacebookCardEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .androidExpandable:
+            AndroidExpandableEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .fcm: FCMEmitter().emit(notification, document: document, shared: shared, into: &writer)
         }
     }
 }

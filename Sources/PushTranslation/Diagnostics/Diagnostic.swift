@@ -59,28 +59,33 @@ extension Array where Element == Diagnostic {
     /// element naming the first diagnostic left out and how many are not listed; paths and messages
     /// longer than ``fieldBudget`` bytes are cut (marked with "...").
     func encodedJSON() -> [UInt8] {
-        JSONWriter.withScratch { writer in
-            writer.beginArray()
-            for (index, diagnostic) in enumerated() {
-                let before = writer.count
-                let neededComma = writer.needsComma
-                writer.append(diagnostic, message: diagnostic.message)
-                // Past the budget: take the element back and end with one naming what is left out.
-                let elementSize = writer.count - before - (neededComma ? 1 : 0)
-                if before + elementSize + 1 > Self.headerBudget, index > 0 {
-                    writer.truncate(to: before, needsComma: neededComma)
-                    let omitted = count - index
-                    writer.append(
-                        diagnostic,
-                        message:
-                            "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)"
-                    )
-                    break
-                }
+        JSONWriter.withScratch { encodedJSON(into: &$0) }
+    }
+
+    /// ``encodedJSON()``, written at the end of `writer` (which is left as it was).
+    func encodedJSON(into writer: inout JSONWriter) -> [UInt8] {
+        let start = writer.beginOutput()
+        defer { writer.truncate(to: start, needsComma: false) }
+        writer.beginArray()
+        for (index, diagnostic) in enumerated() {
+            let before = writer.count
+            let neededComma = writer.needsComma
+            writer.append(diagnostic, message: diagnostic.message)
+            // Past the budget: take the element back and end with one naming what is left out.
+            let elementSize = writer.count - before - (neededComma ? 1 : 0)
+            if before - start + elementSize + 1 > Self.headerBudget, index > 0 {
+                writer.truncate(to: before, needsComma: neededComma)
+                let omitted = count - index
+                writer.append(
+                    diagnostic,
+                    message:
+                        "\(omitted) of \(count) problems are not listed (header size limit); the first is: \(diagnostic.message)"
+                )
+                break
             }
-            writer.endArray()
-            return writer.bytes
         }
+        writer.endArray()
+        return writer.bytes(from: start)
     }
 }
 

@@ -19,7 +19,11 @@ protocol Emitter: Sendable {
     var format: OutputFormat { get }
     /// Writes the format's value, or reports why it cannot; `document` is the payload the IR refers to,
     /// `shared` the parts an earlier format of the same input wrote.
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission
+    /// The value is written at the end of `writer`, whose earlier bytes are the input's other formats.
+    func emit(
+        _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
+        into writer: inout JSONWriter
+    ) -> Emission
 }
 
 /// The per-format size limit shared by APNs and FCM.
@@ -30,15 +34,17 @@ enum PayloadLimit {
     /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
     /// (copied out of the writer) with `warnings`.
     static func emission(
-        _ writer: borrowing JSONWriter, format: OutputFormat, parts: SharedParts.Ranges = SharedParts.Ranges(),
+        _ writer: borrowing JSONWriter, from start: Int, format: OutputFormat,
+        parts: SharedParts.Ranges = SharedParts.Ranges(),
         warnings: @autoclosure () -> [Diagnostic] = []
     ) -> Emission {
-        guard writer.count > bytes else {
-            return Emission(value: writer.bytes, errors: [], warnings: warnings(), parts: parts)
+        let size = writer.count - start
+        guard size > bytes else {
+            return Emission(value: writer.bytes(from: start), errors: [], warnings: warnings(), parts: parts)
         }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
-            "the \(format.rawValue) payload would be \(writer.count) bytes; the limit is \(bytes). Shorten the text or data"
+            "the \(format.rawValue) payload would be \(size) bytes; the limit is \(bytes). Shorten the text or data"
         )
         return Emission(value: [], errors: [tooLarge], warnings: [])
     }
@@ -103,7 +109,7 @@ extension JSONWriter {
     /// Writes the members of `data`, when given, into the object being written: copied from `written` when
     /// an earlier format wrote them, else written from the document. Where they are in this writer when
     /// written here (for ``SharedParts``), else `nil`.
-    mutating func data(_ data: InputValue?, _ document: JSONDocument, _ written: SharedParts.Written?) -> Range<Int>? {
+    mutating func data(_ data: InputValue?, _ document: JSONDocument, _ written: Range<Int>?) -> Range<Int>? {
         guard let data, document.count(data.token) > 0 else { return nil }
         separate()
         needsComma = false
@@ -124,7 +130,7 @@ extension JSONWriter {
 
     /// Writes a part shared with other formats as the next value: copied from `written` when an earlier
     /// format wrote it, else written by `write`. Where it is in this writer when written here, else `nil`.
-    mutating func sharedValue(_ written: SharedParts.Written?, _ write: (inout JSONWriter) -> Void) -> Range<Int>? {
+    mutating func sharedValue(_ written: Range<Int>?, _ write: (inout JSONWriter) -> Void) -> Range<Int>? {
         separate()
         needsComma = false
         if let written {
@@ -137,8 +143,8 @@ extension JSONWriter {
     }
 
     /// Appends a part an earlier format wrote; a value or member follows it with a comma.
-    private mutating func append(_ written: SharedParts.Written) {
-        written.value.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[written.range])) }
+    private mutating func append(_ written: Range<Int>) {
+        appendWritten(written)
         needsComma = true
     }
 }

@@ -38,6 +38,23 @@ public struct JSONWriter: ~Copyable {
     /// The bytes written so far, as a new array.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
+    /// The bytes written from `offset` on, as a new array.
+    func bytes(from offset: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: start + offset, count: count - offset)) }
+
+    /// Starts a new document after what is written (one buffer holding several outputs): the offset
+    /// where it starts.
+    mutating func beginOutput() -> Int {
+        needsComma = false
+        return count
+    }
+
+    /// Appends a copy of bytes written earlier, at `range`.
+    mutating func appendWritten(_ range: Range<Int>) {
+        reserve(range.count)
+        (start + count).update(from: start + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Calls `body` with a writer over this thread's reusable buffer (nothing allocated once it has grown
     /// to the outputs' size). Take what was written with ``bytes`` before returning.
     /// Inlined: a closure passed on to it captured the emitter's notification by copying it.

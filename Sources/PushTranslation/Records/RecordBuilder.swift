@@ -90,7 +90,9 @@ struct RecordBuilder {
     }
 
     /// An output record, its headers kept as what they are made of (no list of them is made).
-    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [Diagnostic])
+    /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
+    /// them, `nil` when there are none.
+    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?)
         -> OutputRecord
     {
         OutputRecord(
@@ -98,7 +100,7 @@ struct RecordBuilder {
             headers: OutputHeaders(
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset, id: shared.id,
-                format: format, dryRun: shared.dryRun, warnings: warnings.isEmpty ? nil : warnings.encodedJSON(),
+                format: format, dryRun: shared.dryRun, warnings: warnings,
                 apns: format.isDeliveredByAPNs ? shared.apns : nil))
     }
 

@@ -9,7 +9,10 @@ struct AdobeCarouselEmitter: Emitter {
     static let titleGuidance = 70
     static let bodyGuidance = 600
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+    func emit(
+        _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
+        into writer: inout JSONWriter
+    ) -> Emission {
         var errors = Self.reserved.check(
             notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if notification.message.title == nil {
@@ -21,44 +24,43 @@ struct AdobeCarouselEmitter: Emitter {
         guard errors.isEmpty, let carousel = notification.carousel else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        return JSONWriter.withScratch { writer in
-            writer.beginObject()
-            APSWriter.write(notification, variant: .adobe, document, into: &writer)
-            writer.key("adb_version")
-            writer.literal("1.0")
-            writer.key("adb_template_type")
-            writer.literal("car")
-            writer.member("adb_title_ex", carousel.expandedTitle, document)
-            writer.member("adb_body_ex", carousel.expandedBody, document)
-            if let uri = carousel.uri {
-                writer.member("adb_uri", uri, document)
-            } else if let value = urlActionValue(notification.action) {
-                writer.key("adb_uri")
-                writer.value(value.token, document)
-            }
-            writer.key("adb_car_mode")
-            writer.string(carousel.mode.rawValue)
-            writer.key("adb_car_layout")
-            writer.string(carousel.layout.rawValue)
-            writer.key("adb_items")
-            writer.beginArray()
-            for item in carousel.items {
-                writer.beginObject()
-                writer.key("img")
-                writer.string(item.image, document)
-                writer.member("txt", item.text, document)
-                writer.member("uri", item.uri, document)
-                writer.endObject()
-            }
-            writer.endArray()
-            APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
-            APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
-            APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
-            let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.data))
-            writer.endObject()
-            return PayloadLimit.emission(
-                writer, format: format, parts: parts, warnings: warnings(notification, document))
+        let start = writer.beginOutput()
+        writer.beginObject()
+        APSWriter.write(notification, variant: .adobe, document, into: &writer)
+        writer.key("adb_version")
+        writer.literal("1.0")
+        writer.key("adb_template_type")
+        writer.literal("car")
+        writer.member("adb_title_ex", carousel.expandedTitle, document)
+        writer.member("adb_body_ex", carousel.expandedBody, document)
+        if let uri = carousel.uri {
+            writer.member("adb_uri", uri, document)
+        } else if let value = urlActionValue(notification.action) {
+            writer.key("adb_uri")
+            writer.value(value.token, document)
         }
+        writer.key("adb_car_mode")
+        writer.string(carousel.mode.rawValue)
+        writer.key("adb_car_layout")
+        writer.string(carousel.layout.rawValue)
+        writer.key("adb_items")
+        writer.beginArray()
+        for item in carousel.items {
+            writer.beginObject()
+            writer.key("img")
+            writer.string(item.image, document)
+            writer.member("txt", item.text, document)
+            writer.member("uri", item.uri, document)
+            writer.endObject()
+        }
+        writer.endArray()
+        APSWriter.writeOptional("adb_clr_title", carousel.titleColor, &writer)
+        APSWriter.writeOptional("adb_clr_body", carousel.bodyColor, &writer)
+        APSWriter.writeOptional("adb_clr_bg", carousel.backgroundColor, &writer)
+        let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.written.data))
+        writer.endObject()
+        return PayloadLimit.emission(
+            writer, from: start, format: format, parts: parts, warnings: warnings(notification, document))
     }
 
     /// The value of a `url` tap action (validated as a string).

@@ -5,7 +5,10 @@ struct AndroidExpandableEmitter: Emitter {
     let format = OutputFormat.androidExpandable
     private static let reserved = ReservedKeys(names: ["alert"], prefix: nil)
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+    func emit(
+        _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
+        into writer: inout JSONWriter
+    ) -> Emission {
         var errors = Self.reserved.check(
             notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if notification.message.body == nil {
@@ -16,38 +19,37 @@ struct AndroidExpandableEmitter: Emitter {
         guard errors.isEmpty, let body = notification.message.body else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        return JSONWriter.withScratch { writer in
-            writer.beginObject()
-            writer.key("alert")
-            writer.beginObject()
-            writer.member("subject", notification.message.title, document)
-            writer.key("message")
-            writer.string(body, document)
-            var parts = SharedParts.Ranges()
-            if let action = notification.action {
-                writer.key("notification-action")
-                parts.action = writer.sharedValue(shared.action) { ActionWriter.write(action, document, into: &$0) }
-            }
-            if notification.expandable != nil || notification.actions != nil {
-                let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
-                writer.key("expandable")
-                writer.beginObject()
-                writer.key("type")
-                writer.string(expandable.kind.rawValue)
-                writer.key("value")
-                writer.string(expandable.value, document)
-                if let actions = notification.actions {
-                    writer.key("expandable-actions")
-                    parts.actions = writer.sharedValue(shared.actions) {
-                        ActionWriter.writeArray(actions, document, into: &$0)
-                    }
-                }
-                writer.endObject()
-            }
-            writer.endObject()
-            parts.data = writer.data(notification.data, document, shared.data)
-            writer.endObject()
-            return PayloadLimit.emission(writer, format: format, parts: parts)
+        let start = writer.beginOutput()
+        writer.beginObject()
+        writer.key("alert")
+        writer.beginObject()
+        writer.member("subject", notification.message.title, document)
+        writer.key("message")
+        writer.string(body, document)
+        var parts = SharedParts.Ranges()
+        if let action = notification.action {
+            writer.key("notification-action")
+            parts.action = writer.sharedValue(shared.written.action) { ActionWriter.write(action, document, into: &$0) }
         }
+        if notification.expandable != nil || notification.actions != nil {
+            let expandable = notification.expandable ?? Expandable(kind: .text, value: body)
+            writer.key("expandable")
+            writer.beginObject()
+            writer.key("type")
+            writer.string(expandable.kind.rawValue)
+            writer.key("value")
+            writer.string(expandable.value, document)
+            if let actions = notification.actions {
+                writer.key("expandable-actions")
+                parts.actions = writer.sharedValue(shared.written.actions) {
+                    ActionWriter.writeArray(actions, document, into: &$0)
+                }
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+        parts.data = writer.data(notification.data, document, shared.written.data)
+        writer.endObject()
+        return PayloadLimit.emission(writer, from: start, format: format, parts: parts)
     }
 }

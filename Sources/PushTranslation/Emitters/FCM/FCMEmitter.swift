@@ -6,7 +6,10 @@ import PushModel
 struct FCMEmitter: Emitter {
     let format = OutputFormat.fcm
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+    func emit(
+        _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
+        into writer: inout JSONWriter
+    ) -> Emission {
         var errors = FCMReservedKeys.check(notification.data, document)
         let dataHasMembers = notification.data.map { document.count($0.token) > 0 } ?? false
         if !Self.hasNotification(notification) && !dataHasMembers {
@@ -16,23 +19,22 @@ struct FCMEmitter: Emitter {
                     "nothing to deliver: give message.title, message.body, a custom.android_* option or data"))
         }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
-        return JSONWriter.withScratch { writer in
-            writer.beginObject()
-            if notification.dryRun {
-                writer.key("validate_only")
-                writer.bool(true)
-            }
-            writer.key("message")
-            writer.beginObject()
-            if let data = notification.data, dataHasMembers {
-                writer.key("data")
-                writeData(data, document, &writer)
-            }
-            writeAndroid(notification, document, &writer)
-            writer.endObject()
-            writer.endObject()
-            return PayloadLimit.emission(writer, format: format)
+        let start = writer.beginOutput()
+        writer.beginObject()
+        if notification.dryRun {
+            writer.key("validate_only")
+            writer.bool(true)
         }
+        writer.key("message")
+        writer.beginObject()
+        if let data = notification.data, dataHasMembers {
+            writer.key("data")
+            writeData(data, document, &writer)
+        }
+        writeAndroid(notification, document, &writer)
+        writer.endObject()
+        writer.endObject()
+        return PayloadLimit.emission(writer, from: start, format: format)
     }
 
     /// Whether `android.notification` has a member.

@@ -10,29 +10,31 @@ struct FacebookCardEmitter: Emitter {
     /// Written when styled text has no color: Android would draw it transparent.
     static let defaultTextColor = "#000000FF"
 
-    func emit(_ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts) -> Emission {
+    func emit(
+        _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
+        into writer: inout JSONWriter
+    ) -> Emission {
         var errors = Self.reserved.check(
             notification.data, nameLengths: shared.dataNameLengths, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
             return Emission(value: [], errors: errors, warnings: [])
         }
-        return JSONWriter.withScratch { writer in
+        let start = writer.beginOutput()
+        writer.beginObject()
+        APSWriter.write(notification, variant: .standard, document, into: &writer)
+        if let campaign = card.campaign {
+            writer.key("fb_push_payload")
             writer.beginObject()
-            APSWriter.write(notification, variant: .standard, document, into: &writer)
-            if let campaign = card.campaign {
-                writer.key("fb_push_payload")
-                writer.beginObject()
-                writer.key("campaign")
-                writer.string(campaign, document)
-                writer.endObject()
-            }
-            writer.key("fb_push_card")
-            writeCard(card, message: notification.message, document, into: &writer)
-            let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.data))
+            writer.key("campaign")
+            writer.string(campaign, document)
             writer.endObject()
-            return PayloadLimit.emission(writer, format: format, parts: parts)
         }
+        writer.key("fb_push_card")
+        writeCard(card, message: notification.message, document, into: &writer)
+        let parts = SharedParts.Ranges(data: writer.data(notification.data, document, shared.written.data))
+        writer.endObject()
+        return PayloadLimit.emission(writer, from: start, format: format, parts: parts)
     }
 
     private func writeCard(_ card: Card, message: Message, _ document: JSONDocument, into writer: inout JSONWriter) {
