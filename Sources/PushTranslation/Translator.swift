@@ -92,8 +92,10 @@ public struct Translator: Sendable {
                     warnings += emission.warnings
                     warningsJSON = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
                 }
+                // The emission's last use: its value is moved into the record, not copied.
                 records.append(
-                    builder.output(format: format, value: emission.value, headers: headers, warnings: warningsJSON))
+                    builder.output(
+                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON))
             }
         }
         for (format, errors) in failures {

@@ -37,34 +37,52 @@ struct RecordBuilder {
     /// `TOPIC:PARTITION:OFFSET` of the input record.
     var sourceReference: String { record.pointee.sourceReference }
 
-    /// What the outputs of one input share in their headers (SPEC section 1).
+    /// What the outputs of one input share in their headers (SPEC section 1). Texts of the payload are
+    /// kept as where they are, and made into slices of it only for each output, so that keeping them
+    /// here costs no reference counting.
     struct SharedHeaders {
-        /// `pushgate-id` when the payload has an id: its decoded bytes.
-        var id: ArraySlice<UInt8>?
+        /// `pushgate-id` when the payload has an id.
+        var id: PayloadText?
         var dryRun: Bool
-        /// The `apns-*` headers, when a format delivered by APNs is routed.
+        /// The `apns-*` headers, when a format delivered by APNs is routed (their collapse id as ``apnsCollapseID``).
         var apns: APNsHeaders?
+        /// `apns-collapse-id`, when given.
+        var apnsCollapseID: PayloadText?
     }
 
-    /// The header values shared by the outputs of `notification`. The id and collapse id are slices of the
-    /// input payload (decoded into arrays of their own only when they hold escapes).
+    /// A header value from the payload: where its bytes are in the input record's value, or its decoded
+    /// bytes when the text holds escapes.
+    enum PayloadText {
+        case raw(Range<Int>)
+        case decoded([UInt8])
+    }
+
+    /// The header values shared by the outputs of `notification`.
     func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
         var apns: APNsHeaders?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
             apns = APNsHeaders(
                 background: background, highPriority: !background && notification.message.priority == .high,
-                expiration: Self.expiration(notification, timestampMs),
-                collapseID: notification.ios.collapseID.map { decodedBytes($0, document) })
+                expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
         return SharedHeaders(
-            id: notification.id.map { decodedBytes($0, document) }, dryRun: notification.dryRun, apns: apns)
+            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
+            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
     }
 
-    /// The decoded UTF-8 bytes of an input text: a slice of the input record's value when it holds no escape.
-    private func decodedBytes(_ text: InputText, _ document: JSONDocument) -> ArraySlice<UInt8> {
-        guard text.isEscaped else { return record.pointee.value[text.start..<text.start + text.length] }
-        return JSONDocument.decode(document.raw(text))[...]
+    /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
+    private func payloadText(_ text: InputText, _ document: JSONDocument) -> PayloadText {
+        guard text.isEscaped else { return .raw(text.start..<text.start + text.length) }
+        return .decoded(JSONDocument.decode(document.raw(text)))
+    }
+
+    /// The bytes of a header value from the payload: a slice of the input record's value, or of its decoded bytes.
+    private func bytes(_ text: PayloadText) -> ArraySlice<UInt8> {
+        switch text {
+        case .raw(let range): record.pointee.value[range]
+        case .decoded(let bytes): bytes[...]
+        }
     }
 
     /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
@@ -99,9 +117,16 @@ struct RecordBuilder {
             topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
             headers: OutputHeaders(
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
-                sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset, id: shared.id,
-                format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? shared.apns : nil))
+                sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
+                id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil))
+    }
+
+    /// The `apns-*` headers of an output delivered by APNs.
+    private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
+        guard var apns = shared.apns else { return nil }
+        apns.collapseID = shared.apnsCollapseID.map(bytes)
+        return apns
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
