@@ -18,8 +18,12 @@ extension JSONWriter {
     /// Writes a string of the input, when given, as the member `key`.
     mutating func member(_ key: StaticString, _ text: InputText?, _ document: JSONDocument) {
         guard let text else { return }
-        self.key(key)
-        string(text, document)
+        guard !text.isEscaped else {
+            self.key(key)
+            string(text, document)
+            return
+        }
+        appendMember(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), document.raw(text))
     }
 
     /// Writes any value of the input, members and elements in their order.

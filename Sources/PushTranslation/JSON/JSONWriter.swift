@@ -195,6 +195,41 @@ public struct JSONWriter: ~Copyable {
         count = position
     }
 
+    /// Writes the member `"name":"value"`, both as they are (they need no escape): one capacity check
+    /// for all of it.
+    @inline(__always)
+    mutating func appendMember(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        reserve(name.count + value.count + 6)
+        if needsComma {
+            start[count] = UInt8(ascii: ",")
+            count += 1
+        }
+        start[count] = UInt8(ascii: "\"")
+        count += 1
+        copy(name, to: start + count)
+        count += name.count
+        start[count] = UInt8(ascii: "\"")
+        start[count + 1] = UInt8(ascii: ":")
+        start[count + 2] = UInt8(ascii: "\"")
+        count += 3
+        copy(value, to: start + count)
+        count += value.count
+        start[count] = UInt8(ascii: "\"")
+        count += 1
+        needsComma = true
+    }
+
+    /// Copies `bytes` to `destination` (short runs byte by byte: a call to memmove costs more).
+    @inline(__always)
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        if bytes.count <= 16 {
+            for offset in 0..<bytes.count { destination[offset] = base[offset] }
+        } else {
+            destination.update(from: base, count: bytes.count)
+        }
+    }
+
     /// Writes a string value.
     public mutating func string(_ text: String) {
         separate()
