@@ -1,30 +1,55 @@
 extension JSONScanner {
     /// Scans a string starting at its opening quote and appends its token; the index ends after the
     /// closing quote. Escapes are checked, not decoded.
+    ///
+    /// Inline, for the common string: ASCII without escapes, found whole by the word loop below. Any
+    /// other (an escape, a control character, non-ASCII text, or fewer than 8 bytes left in the input)
+    /// continues in ``scanStringRest(start:)`` from the first byte the loop could not step over.
+    @inline(__always)
     mutating func scanString() throws(JSONParseFailure) {
-        index += 1
-        let start = index
-        // Fast path: no escapes. Eight ASCII bytes at a time while none is a quote, a backslash or a
-        // control character; non-ASCII sequences are checked here (the parse stage checks UTF-8 of the
-        // whole payload only when scanning fails: outside strings only ASCII is valid JSON).
+        let start = index + 1
+        var cursor = start
+        // Eight bytes at a time while none is a quote, a backslash, a control character or not ASCII;
+        // in the first word with one, the cursor goes straight to it. In bounds: 8 bytes from `cursor`.
+        while cursor + 8 <= bytes.count {
+            let attention = Self.attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+            if attention != 0 {
+                cursor += attention.trailingZeroBitCount >> 3
+                if base[cursor] == UInt8(ascii: "\"") {
+                    index = cursor + 1
+                    appendString(start: start, end: cursor, isEscaped: false)
+                    return
+                }
+                break
+            }
+            cursor += 8
+        }
+        index = cursor
+        try scanStringRest(start: start)
+    }
+
+    /// Scans the rest of the string whose bytes began at `start`, from the index (which is no further
+    /// than its first byte that is not plain ASCII).
+    @inline(never)
+    private mutating func scanStringRest(start: Int) throws(JSONParseFailure) {
+        // Still no escape so far: non-ASCII sequences are checked here (the parse stage checks UTF-8 of
+        // the whole payload only when scanning fails: outside strings only ASCII is valid JSON).
         while index < bytes.count {
-            if let base = bytes.baseAddress {
-                // Words with nothing to look at are skipped whole; in the first word with something, the
-                // index goes straight to that byte.
-                while index + 8 <= bytes.count {
-                    let attention = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    if attention == 0 {
-                        index += 8
-                    } else {
-                        index += attention.trailingZeroBitCount >> 3
-                        break
-                    }
+            // Words with nothing to look at are skipped whole; in the first word with something, the
+            // index goes straight to that byte.
+            while index + 8 <= bytes.count {
+                let attention = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if attention == 0 {
+                    index += 8
+                } else {
+                    index += attention.trailingZeroBitCount >> 3
+                    break
                 }
             }
             guard index < bytes.count else { break }
-            let byte = bytes[index]
+            let byte = base[index]
             if byte == UInt8(ascii: "\"") {
-                appendString(start: start, isEscaped: false)
+                appendString(start: start, end: index, isEscaped: false)
                 index += 1
                 return
             }
@@ -34,9 +59,9 @@ extension JSONScanner {
         }
         guard index < bytes.count else { throw invalid("unterminated string") }
         while index < bytes.count {
-            switch bytes[index] {
+            switch base[index] {
             case UInt8(ascii: "\""):
-                appendString(start: start, isEscaped: true)
+                appendString(start: start, end: index, isEscaped: true)
                 index += 1
                 return
             case UInt8(ascii: "\\"):
@@ -81,11 +106,12 @@ extension JSONScanner {
         return hasQuote | hasBackslash | hasControl | (word & highs)
     }
 
+    /// Appends the token of the string whose bytes are `start..<end`.
     @inline(__always)
-    private mutating func appendString(start: Int, isEscaped: Bool) {
+    private mutating func appendString(start: Int, end: Int, isEscaped: Bool) {
         appendToken(
             JSONToken(
-                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: index - start),
+                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end - start),
                 end: UInt32(truncatingIfNeeded: tokenCount + 1), kind: .string, isEscaped: isEscaped))
     }
 

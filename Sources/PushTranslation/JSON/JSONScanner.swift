@@ -4,11 +4,16 @@
 ///
 /// The input must already be valid UTF-8 (see ``UTF8Validator``). Failures name the same byte offsets
 /// and say the same words as SPEC section 9 asks: the first problem found, reading left to right.
+///
+/// The hot paths read `base[i]` directly, always after checking `i < bytes.count` (`bytes` itself
+/// would check again, and its `baseAddress` is optional).
 struct JSONScanner {
     /// The deepest allowed value: the top-level value is at depth 1; depth 65 is `too_deep`.
     static let maximumDepth = 64
 
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The first byte of `bytes`.
+    let base: UnsafePointer<UInt8>
     var index = 0
     /// Where tokens are written: room for at least `bytes.count` of them (every token starts at a byte of
     /// its own, so a document of N bytes has at most N tokens: appending never checks capacity).
@@ -24,7 +29,10 @@ struct JSONScanner {
     static func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, into tokens: UnsafeMutablePointer<JSONToken>
     ) -> Result<Int, JSONParseFailure> {
-        var scanner = JSONScanner(bytes: bytes, tokens: tokens)
+        guard let base = bytes.baseAddress else {
+            return .failure(invalid("unexpected end of input, expected a value", at: 0, count: 0))
+        }
+        var scanner = JSONScanner(bytes: bytes, base: base, tokens: tokens)
         do {
             scanner.skipWhitespace()
             try scanner.scanValue(depth: 1)
@@ -47,7 +55,7 @@ struct JSONScanner {
                 kind: .tooDeep, offset: index,
                 message: "value at byte \(index) is nested deeper than \(Self.maximumDepth) levels")
         }
-        switch bytes[index] {
+        switch base[index] {
         case UInt8(ascii: "{"): try scanObject(depth: depth)
         case UInt8(ascii: "["): try scanArray(depth: depth)
         case UInt8(ascii: "\""): try scanString()
@@ -55,7 +63,18 @@ struct JSONScanner {
         case UInt8(ascii: "f"): try scanLiteral("false", .false)
         case UInt8(ascii: "n"): try scanLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
-        default: throw invalid("unexpected \(describeByte(bytes[index])), expected a value")
+        default: throw invalid("unexpected \(describeByte(base[index])), expected a value")
+        }
+    }
+
+    /// Scans the value of a member or an element, at `depth`. Most are strings: those are scanned here,
+    /// without a call (when not too deep; ``scanValue(depth:)`` says why not).
+    @inline(__always)
+    private mutating func scanNestedValue(depth: Int) throws(JSONParseFailure) {
+        if peek() == UInt8(ascii: "\"") && depth <= Self.maximumDepth {
+            try scanString()
+        } else {
+            try scanValue(depth: depth)
         }
     }
 
@@ -123,7 +142,7 @@ struct JSONScanner {
             guard peek() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            try scanValue(depth: depth + 1)
+            try scanNestedValue(depth: depth + 1)
             count += 1
             skipWhitespace()
             switch peek() {
@@ -151,7 +170,7 @@ struct JSONScanner {
         }
         var count = 0
         while true {
-            try scanValue(depth: depth + 1)
+            try scanNestedValue(depth: depth + 1)
             count += 1
             skipWhitespace()
             switch peek() {
@@ -173,8 +192,9 @@ struct JSONScanner {
     private func nameBit(_ token: JSONToken) -> UInt64 {
         let length = Int(token.length)
         guard length > 0 else { return 1 }
+        // In bounds: a string token's bytes lie inside the input.
         let start = Int(token.start)
-        let mixed = length &* 7 &+ Int(bytes[start]) &* 3 &+ Int(bytes[start + length - 1])
+        let mixed = length &* 7 &+ Int(base[start]) &* 3 &+ Int(base[start + length - 1])
         return 1 << UInt64(mixed & 63)
     }
 
@@ -208,23 +228,27 @@ struct JSONScanner {
     private mutating func scanNumber() throws(JSONParseFailure) {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), isDigit(first) else { throw invalid("expected a digit in a number") }
+        let first = peek()
+        guard isDigit(first) else { throw invalid("expected a digit in a number") }
         index += 1
-        if first != UInt8(ascii: "0") {
-            while let byte = peek(), isDigit(byte) { index += 1 }
-        }
+        if first != UInt8(ascii: "0") { skipDigits() }
         if peek() == UInt8(ascii: ".") {
             index += 1
-            guard let byte = peek(), isDigit(byte) else { throw invalid("expected a digit after '.' in a number") }
-            while let byte = peek(), isDigit(byte) { index += 1 }
+            guard isDigit(peek()) else { throw invalid("expected a digit after '.' in a number") }
+            skipDigits()
         }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+        if peek() | 0x20 == UInt8(ascii: "e") {  // e or E
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard let byte = peek(), isDigit(byte) else { throw invalid("expected a digit in a number's exponent") }
-            while let byte = peek(), isDigit(byte) { index += 1 }
+            guard isDigit(peek()) else { throw invalid("expected a digit in a number's exponent") }
+            skipDigits()
         }
         _ = append(.number, start: start, length: index - start)
+    }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while isDigit(peek()) { index += 1 }
     }
 
     private mutating func scanLiteral(_ literal: StaticString, _ kind: JSONToken.Kind) throws(JSONParseFailure) {
@@ -232,7 +256,7 @@ struct JSONScanner {
         let length = literal.utf8CodeUnitCount
         let pointer = literal.utf8Start
         for offset in 0..<length {
-            guard index + offset < bytes.count, bytes[index + offset] == pointer[offset] else {
+            guard index + offset < bytes.count, base[index + offset] == pointer[offset] else {
                 index += offset
                 throw invalid("invalid literal, expected '\(literal)'")
             }
@@ -243,13 +267,23 @@ struct JSONScanner {
 
     // MARK: helpers
 
-    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    /// The byte at the index, or 0 at the end of the input. Every byte the scanner compares it with is
+    /// printable, so a 0 fails each comparison just as "no byte" would.
+    @inline(__always)
+    func peek() -> UInt8 { index < bytes.count ? base[index] : 0 }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
+    /// Steps over white space. Compact JSON has none: one look at the next byte, inline.
+    @inline(__always)
     private mutating func skipWhitespace() {
+        if index < bytes.count && base[index] <= 0x20 { skipWhitespaceBytes() }
+    }
+
+    private mutating func skipWhitespaceBytes() {
         while index < bytes.count {
-            switch bytes[index] {
+            switch base[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
             default: return
             }
@@ -257,7 +291,12 @@ struct JSONScanner {
     }
 
     func invalid(_ problem: String) -> JSONParseFailure {
-        let location = index < bytes.count ? "at byte \(index)" : "at byte \(index) (end of input)"
+        Self.invalid(problem, at: index, count: bytes.count)
+    }
+
+    /// The `invalid_json` failure of `problem` found at byte `index` of an input of `count` bytes.
+    static func invalid(_ problem: String, at index: Int, count: Int) -> JSONParseFailure {
+        let location = index < count ? "at byte \(index)" : "at byte \(index) (end of input)"
         return JSONParseFailure(kind: .invalidJSON, offset: index, message: "invalid JSON \(location): \(problem)")
     }
 
