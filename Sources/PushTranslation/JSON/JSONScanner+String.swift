@@ -2,30 +2,63 @@ extension JSONScanner {
     /// Scans a string starting at its opening quote and appends its token; the index ends after the
     /// closing quote. Escapes are checked, not decoded.
     ///
-    /// Inline, for the common string: ASCII without escapes, found whole by the word loop below. Any
-    /// other (an escape, a control character, non-ASCII text, or fewer than 8 bytes left in the input)
-    /// continues in ``scanStringRest(start:)`` from the first byte the loop could not step over.
+    /// Inline, for the common string: ASCII without escapes, found whole by ``plainStringEnd(from:)``.
+    /// Any other continues in ``scanStringRest(start:)``.
     @inline(__always)
     mutating func scanString() throws(JSONParseFailure) {
-        let start = index + 1
+        let start = index &+ 1
+        if let end = plainStringEnd(from: start) {
+            index = end &+ 1
+            appendString(start: start, end: end, isEscaped: false)
+        } else {
+            try scanStringRest(start: start)
+        }
+    }
+
+    /// Scans a member name as ``scanString()`` does, and returns its bit for the duplicate filter of
+    /// ``scanObject(depth:)``: equal names get equal bits. 0 for a name with escapes, whose bit would
+    /// come from its raw bytes, not from what they mean.
+    @inline(__always)
+    mutating func scanMemberName() throws(JSONParseFailure) -> UInt64 {
+        let start = index &+ 1
+        if let end = plainStringEnd(from: start) {
+            index = end &+ 1
+            appendString(start: start, end: end, isEscaped: false)
+            return nameBit(start: start, end: end)
+        }
+        try scanStringRest(start: start)
+        let name = tokens[tokenCount - 1]
+        return name.isEscaped ? 0 : nameBit(start: Int(name.start), end: Int(name.start) + Int(name.length))
+    }
+
+    /// The bit of the unescaped name at `start..<end`, from its length and end bytes (for an empty
+    /// name, its quotes: always in bounds).
+    @inline(__always)
+    private func nameBit(start: Int, end: Int) -> UInt64 {
+        let mixed = (end &- start) &* 7 &+ Int(base[start]) &* 3 &+ Int(base[end &- 1])
+        return 1 << UInt64(mixed & 63)
+    }
+
+    /// The offset of the closing quote of the string whose bytes begin at `start` when they are plain
+    /// ASCII (no escape, no control character) found by whole words; else `nil`, with the index at the
+    /// first byte the search could not step over (or fewer than 8 bytes before the end of the input).
+    @inline(__always)
+    private mutating func plainStringEnd(from start: Int) -> Int? {
         var cursor = start
         // Eight bytes at a time while none is a quote, a backslash, a control character or not ASCII;
         // in the first word with one, the cursor goes straight to it. In bounds: 8 bytes from `cursor`.
-        while cursor + 8 <= bytes.count {
+        // The cursor never passes the end of the input: its arithmetic cannot overflow.
+        while cursor &+ 8 <= bytes.count {
             let attention = Self.attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
             if attention != 0 {
-                cursor += attention.trailingZeroBitCount >> 3
-                if base[cursor] == UInt8(ascii: "\"") {
-                    index = cursor + 1
-                    appendString(start: start, end: cursor, isEscaped: false)
-                    return
-                }
+                cursor &+= attention.trailingZeroBitCount >> 3
+                if base[cursor] == UInt8(ascii: "\"") { return cursor }
                 break
             }
-            cursor += 8
+            cursor &+= 8
         }
         index = cursor
-        try scanStringRest(start: start)
+        return nil
     }
 
     /// Scans the rest of the string whose bytes began at `start`, from the index (which is no further
@@ -82,6 +115,11 @@ extension JSONScanner {
             index += 1
             return
         }
+        // Two-byte sequences (Latin letters such as é: the most common) without the general check.
+        if byte >= 0xC2 && byte <= 0xDF && index + 1 < bytes.count && base[index + 1] & 0xC0 == 0x80 {
+            index += 2
+            return
+        }
         let length = UTF8Validator.sequenceLength(in: bytes, at: index)
         guard length > 0 else {
             throw JSONParseFailure(kind: .invalidUTF8, offset: index, message: "invalid UTF-8 at byte \(index)")
@@ -111,8 +149,8 @@ extension JSONScanner {
     private mutating func appendString(start: Int, end: Int, isEscaped: Bool) {
         appendToken(
             JSONToken(
-                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end - start),
-                end: UInt32(truncatingIfNeeded: tokenCount + 1), kind: .string, isEscaped: isEscaped))
+                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end &- start),
+                end: UInt32(truncatingIfNeeded: tokenCount &+ 1), kind: .string, isEscaped: isEscaped))
     }
 
     private mutating func scanEscape() throws(JSONParseFailure) {

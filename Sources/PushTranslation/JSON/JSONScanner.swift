@@ -67,14 +67,17 @@ struct JSONScanner {
         }
     }
 
-    /// Scans the value of a member or an element, at `depth`. Most are strings: those are scanned here,
-    /// without a call (when not too deep; ``scanValue(depth:)`` says why not).
+    /// Scans the value of a member or an element, at `depth`, after any white space. Most are strings:
+    /// those are scanned here, without a call, and objects without the detour through
+    /// ``scanValue(depth:)``, which scans the others and says what is wrong (too deep, no value).
     @inline(__always)
     private mutating func scanNestedValue(depth: Int) throws(JSONParseFailure) {
-        if peek() == UInt8(ascii: "\"") && depth <= Self.maximumDepth {
-            try scanString()
-        } else {
-            try scanValue(depth: depth)
+        let byte = significantByte()
+        guard depth <= Self.maximumDepth else { return try scanValue(depth: depth) }
+        switch byte {
+        case UInt8(ascii: "\""): try scanString()
+        case UInt8(ascii: "{"): try scanObject(depth: depth)
+        default: try scanValue(depth: depth)
         }
     }
 
@@ -94,7 +97,7 @@ struct JSONScanner {
     @inline(__always)
     mutating func appendToken(_ token: JSONToken) {
         (tokens + tokenCount).initialize(to: token)
-        tokenCount += 1
+        tokenCount &+= 1  // at most bytes.count tokens: no overflow
     }
 
     private mutating func close(_ container: Int, count: Int) {
@@ -105,8 +108,7 @@ struct JSONScanner {
     private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
         let object = append(.object, start: index, length: 0)
         index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
+        if significantByte() == UInt8(ascii: "}") {
             index += 1
             close(object, count: 0)
             return
@@ -120,17 +122,19 @@ struct JSONScanner {
         var seenNames: UInt64 = 0
         var seenNamesAreExact = true
         while true {
-            guard peek() == UInt8(ascii: "\"") else { throw invalid("expected a member name in double quotes") }
+            guard significantByte() == UInt8(ascii: "\"") else {
+                throw invalid("expected a member name in double quotes")
+            }
             let nameOffset = index
             let name = tokenCount
-            try scanString()
-            var mayBeDuplicate = count > 0
-            if seenNamesAreExact && !tokens[name].isEscaped && count < 16 {
-                let bit = nameBit(tokens[name])
-                mayBeDuplicate = mayBeDuplicate && seenNames & bit != 0
+            let bit = try scanMemberName()
+            let mayBeDuplicate: Bool
+            if seenNamesAreExact && bit != 0 && count < 16 {
+                mayBeDuplicate = seenNames & bit != 0
                 seenNames |= bit
             } else {
                 seenNamesAreExact = false
+                mayBeDuplicate = count > 0
             }
             if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
                 let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
@@ -138,17 +142,13 @@ struct JSONScanner {
                     kind: .invalidJSON, offset: nameOffset,
                     message: "duplicate member name \"\(JSONDocument.printable(document))\" at byte \(nameOffset)")
             }
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
+            guard significantByte() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
             index += 1
-            skipWhitespace()
             try scanNestedValue(depth: depth + 1)
             count += 1
-            skipWhitespace()
-            switch peek() {
+            switch significantByte() {
             case UInt8(ascii: ","):
                 index += 1
-                skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
                 close(object, count: count)
@@ -162,8 +162,7 @@ struct JSONScanner {
     private mutating func scanArray(depth: Int) throws(JSONParseFailure) {
         let array = append(.array, start: index, length: 0)
         index += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
+        if significantByte() == UInt8(ascii: "]") {
             index += 1
             close(array, count: 0)
             return
@@ -172,11 +171,9 @@ struct JSONScanner {
         while true {
             try scanNestedValue(depth: depth + 1)
             count += 1
-            skipWhitespace()
-            switch peek() {
+            switch significantByte() {
             case UInt8(ascii: ","):
                 index += 1
-                skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
                 close(array, count: count)
@@ -185,17 +182,6 @@ struct JSONScanner {
                 throw invalid("expected ',' or ']' in an array")
             }
         }
-    }
-
-    /// The bit of an unescaped name for ``scanObject(depth:)``'s filter: equal names get equal bits.
-    @inline(__always)
-    private func nameBit(_ token: JSONToken) -> UInt64 {
-        let length = Int(token.length)
-        guard length > 0 else { return 1 }
-        // In bounds: a string token's bytes lie inside the input.
-        let start = Int(token.start)
-        let mixed = length &* 7 &+ Int(base[start]) &* 3 &+ Int(base[start + length - 1])
-        return 1 << UInt64(mixed & 63)
     }
 
     /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
@@ -279,6 +265,15 @@ struct JSONScanner {
     @inline(__always)
     private mutating func skipWhitespace() {
         if index < bytes.count && base[index] <= 0x20 { skipWhitespaceBytes() }
+    }
+
+    /// Steps over white space and returns the byte after it, as ``peek()`` does.
+    @inline(__always)
+    private mutating func significantByte() -> UInt8 {
+        let byte = peek()
+        if byte > 0x20 { return byte }
+        skipWhitespaceBytes()
+        return peek()
     }
 
     private mutating func skipWhitespaceBytes() {
