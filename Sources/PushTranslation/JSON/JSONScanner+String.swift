@@ -44,21 +44,27 @@ extension JSONScanner {
     /// first byte the search could not step over (or fewer than 8 bytes before the end of the input).
     @inline(__always)
     private mutating func plainStringEnd(from start: Int) -> Int? {
-        var cursor = start
-        // Eight bytes at a time while none is a quote, a backslash, a control character or not ASCII;
-        // in the first word with one, the cursor goes straight to it. In bounds: 8 bytes from `cursor`.
-        // The cursor never passes the end of the input: its arithmetic cannot overflow.
-        while cursor &+ 8 <= bytes.count {
-            let attention = Self.attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
-            if attention != 0 {
-                cursor &+= attention.trailingZeroBitCount >> 3
-                if base[cursor] == UInt8(ascii: "\"") { return cursor }
-                break
-            }
-            cursor &+= 8
-        }
+        let cursor = skipPlainBytes(from: start)
+        if cursor < bytes.count && base[cursor] == UInt8(ascii: "\"") { return cursor }
         index = cursor
         return nil
+    }
+
+    /// The offset of the first byte from `cursor` on that is a quote, a backslash, a control character
+    /// or not ASCII, looking eight bytes at a time; or of the first byte of the last word (fewer than 8
+    /// bytes before the end of the input), which is not looked at.
+    @inline(__always)
+    private func skipPlainBytes(from start: Int) -> Int {
+        var cursor = start
+        // Words with nothing to look at are skipped whole; in the first word with something, the cursor
+        // goes straight to that byte. In bounds: 8 bytes from `cursor`. The cursor never passes the
+        // end of the input: its arithmetic cannot overflow.
+        while cursor &+ 8 <= bytes.count {
+            let attention = Self.attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+            if attention != 0 { return cursor &+ (attention.trailingZeroBitCount >> 3) }
+            cursor &+= 8
+        }
+        return cursor
     }
 
     /// Scans the rest of the string whose bytes began at `start`, from the index (which is no further
@@ -68,17 +74,7 @@ extension JSONScanner {
         // Still no escape so far: non-ASCII sequences are checked here (the parse stage checks UTF-8 of
         // the whole payload only when scanning fails: outside strings only ASCII is valid JSON).
         while index < bytes.count {
-            // Words with nothing to look at are skipped whole; in the first word with something, the
-            // index goes straight to that byte.
-            while index + 8 <= bytes.count {
-                let attention = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                if attention == 0 {
-                    index += 8
-                } else {
-                    index += attention.trailingZeroBitCount >> 3
-                    break
-                }
-            }
+            index = skipPlainBytes(from: index)
             guard index < bytes.count else { break }
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {

@@ -211,30 +211,40 @@ struct JSONScanner {
 
     // MARK: numbers and literals
 
+    /// Scans a number with a cursor of its own (the index is a stored property: each step of it would
+    /// be a store), which never passes the end of the input.
     private mutating func scanNumber() throws(JSONParseFailure) {
         let start = index
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        let first = peek()
-        guard isDigit(first) else { throw invalid("expected a digit in a number") }
-        index += 1
-        if first != UInt8(ascii: "0") { skipDigits() }
-        if peek() == UInt8(ascii: ".") {
-            index += 1
-            guard isDigit(peek()) else { throw invalid("expected a digit after '.' in a number") }
-            skipDigits()
+        var cursor = start
+        if byte(at: cursor) == UInt8(ascii: "-") { cursor &+= 1 }
+        let first = byte(at: cursor)
+        guard isDigit(first) else { throw invalid("expected a digit in a number", at: cursor) }
+        cursor &+= 1
+        if first != UInt8(ascii: "0") { cursor = digitsEnd(from: cursor) }
+        if byte(at: cursor) == UInt8(ascii: ".") {
+            cursor &+= 1
+            guard isDigit(byte(at: cursor)) else { throw invalid("expected a digit after '.' in a number", at: cursor) }
+            cursor = digitsEnd(from: cursor)
         }
-        if peek() | 0x20 == UInt8(ascii: "e") {  // e or E
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard isDigit(peek()) else { throw invalid("expected a digit in a number's exponent") }
-            skipDigits()
+        if byte(at: cursor) | 0x20 == UInt8(ascii: "e") {  // e or E
+            cursor &+= 1
+            let sign = byte(at: cursor)
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { cursor &+= 1 }
+            guard isDigit(byte(at: cursor)) else {
+                throw invalid("expected a digit in a number's exponent", at: cursor)
+            }
+            cursor = digitsEnd(from: cursor)
         }
-        _ = append(.number, start: start, length: index - start)
+        index = cursor
+        _ = append(.number, start: start, length: cursor &- start)
     }
 
+    /// The offset of the first byte from `cursor` on that is not a digit.
     @inline(__always)
-    private mutating func skipDigits() {
-        while isDigit(peek()) { index += 1 }
+    private func digitsEnd(from start: Int) -> Int {
+        var cursor = start
+        while isDigit(byte(at: cursor)) { cursor &+= 1 }
+        return cursor
     }
 
     private mutating func scanLiteral(_ literal: StaticString, _ kind: JSONToken.Kind) throws(JSONParseFailure) {
@@ -256,7 +266,11 @@ struct JSONScanner {
     /// The byte at the index, or 0 at the end of the input. Every byte the scanner compares it with is
     /// printable, so a 0 fails each comparison just as "no byte" would.
     @inline(__always)
-    func peek() -> UInt8 { index < bytes.count ? base[index] : 0 }
+    func peek() -> UInt8 { byte(at: index) }
+
+    /// The byte at `offset`, or 0 at the end of the input (as ``peek()``).
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8 { offset < bytes.count ? base[offset] : 0 }
 
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
@@ -287,6 +301,11 @@ struct JSONScanner {
 
     func invalid(_ problem: String) -> JSONParseFailure {
         Self.invalid(problem, at: index, count: bytes.count)
+    }
+
+    /// The `invalid_json` failure of `problem` found at byte `offset`.
+    func invalid(_ problem: String, at offset: Int) -> JSONParseFailure {
+        Self.invalid(problem, at: offset, count: bytes.count)
     }
 
     /// The `invalid_json` failure of `problem` found at byte `index` of an input of `count` bytes.
