@@ -14,6 +14,8 @@ struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The first byte of `bytes`.
     let base: UnsafePointer<UInt8>
+    /// The offset of the next byte to read: never past the end of the input, so that stepping over a
+    /// byte just read (`&+= 1`) cannot overflow.
     var index = 0
     /// Where tokens are written: room for at least `bytes.count` of them (every token starts at a byte of
     /// its own, so a document of N bytes has at most N tokens: appending never checks capacity).
@@ -48,37 +50,34 @@ struct JSONScanner {
 
     // MARK: values
 
+    /// Scans the value at the index, at `depth`. Inline at each place a value is expected, so that a
+    /// string (most values) is scanned without a call and a container with one.
+    @inline(__always)
     private mutating func scanValue(depth: Int) throws(JSONParseFailure) {
         guard index < bytes.count else { throw invalid("unexpected end of input, expected a value") }
-        if depth > Self.maximumDepth {
-            throw JSONParseFailure(
-                kind: .tooDeep, offset: index,
-                message: "value at byte \(index) is nested deeper than \(Self.maximumDepth) levels")
-        }
+        if depth > Self.maximumDepth { throw tooDeep() }
         switch base[index] {
+        case UInt8(ascii: "\""): try scanString()
         case UInt8(ascii: "{"): try scanObject(depth: depth)
         case UInt8(ascii: "["): try scanArray(depth: depth)
-        case UInt8(ascii: "\""): try scanString()
         case UInt8(ascii: "t"): try scanLiteral("true", .true)
         case UInt8(ascii: "f"): try scanLiteral("false", .false)
         case UInt8(ascii: "n"): try scanLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
-        default: throw invalid("unexpected \(describeByte(base[index])), expected a value")
+        default: throw unexpectedByte()
         }
     }
 
-    /// Scans the value of a member or an element, at `depth`, after any white space. Most are strings:
-    /// those are scanned here, without a call, and objects without the detour through
-    /// ``scanValue(depth:)``, which scans the others and says what is wrong (too deep, no value).
-    @inline(__always)
-    private mutating func scanNestedValue(depth: Int) throws(JSONParseFailure) {
-        let byte = significantByte()
-        guard depth <= Self.maximumDepth else { return try scanValue(depth: depth) }
-        switch byte {
-        case UInt8(ascii: "\""): try scanString()
-        case UInt8(ascii: "{"): try scanObject(depth: depth)
-        default: try scanValue(depth: depth)
-        }
+    /// The failure of a byte at the index that cannot start a value.
+    private func unexpectedByte() -> JSONParseFailure {
+        invalid("unexpected \(describeByte(peek())), expected a value")
+    }
+
+    /// The `too_deep` failure of the value at the index.
+    private func tooDeep() -> JSONParseFailure {
+        JSONParseFailure(
+            kind: .tooDeep, offset: index,
+            message: "value at byte \(index) is nested deeper than \(Self.maximumDepth) levels")
     }
 
     /// Appends a token and returns its index; `end` is set to the next index.
@@ -107,9 +106,9 @@ struct JSONScanner {
 
     private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
         let object = append(.object, start: index, length: 0)
-        index += 1
+        index &+= 1
         if significantByte() == UInt8(ascii: "}") {
-            index += 1
+            index &+= 1
             close(object, count: 0)
             return
         }
@@ -143,14 +142,15 @@ struct JSONScanner {
                     message: "duplicate member name \"\(JSONDocument.printable(document))\" at byte \(nameOffset)")
             }
             guard significantByte() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
-            index += 1
-            try scanNestedValue(depth: depth + 1)
-            count += 1
+            index &+= 1
+            skipWhitespace()
+            try scanValue(depth: depth &+ 1)
+            count &+= 1
             switch significantByte() {
             case UInt8(ascii: ","):
-                index += 1
+                index &+= 1
             case UInt8(ascii: "}"):
-                index += 1
+                index &+= 1
                 close(object, count: count)
                 return
             default:
@@ -161,21 +161,22 @@ struct JSONScanner {
 
     private mutating func scanArray(depth: Int) throws(JSONParseFailure) {
         let array = append(.array, start: index, length: 0)
-        index += 1
+        index &+= 1
         if significantByte() == UInt8(ascii: "]") {
-            index += 1
+            index &+= 1
             close(array, count: 0)
             return
         }
         var count = 0
         while true {
-            try scanNestedValue(depth: depth + 1)
-            count += 1
+            skipWhitespace()
+            try scanValue(depth: depth &+ 1)
+            count &+= 1
             switch significantByte() {
             case UInt8(ascii: ","):
-                index += 1
+                index &+= 1
             case UInt8(ascii: "]"):
-                index += 1
+                index &+= 1
                 close(array, count: count)
                 return
             default:
