@@ -15,9 +15,9 @@ extension JSONScanner {
         }
     }
 
-    /// Scans a member name as ``scanString()`` does, and returns its bit for the duplicate filter of
-    /// ``scanObject(depth:)``: equal names get equal bits. 0 for a name with escapes, whose bit would
-    /// come from its raw bytes, not from what they mean.
+    /// Scans a member name as ``scanString()`` does, and returns its bits for the duplicate filter of
+    /// ``scanObject(depth:)``: never none, and equal names get equal bits. One bit for a name without
+    /// escapes; every bit for a name with escapes (a bit from its raw bytes would not say what they mean).
     @inline(__always)
     mutating func scanMemberName() throws(JSONParseFailure) -> UInt64 {
         let start = index &+ 1
@@ -28,7 +28,7 @@ extension JSONScanner {
         }
         try scanStringRest(start: start)
         let name = tokens[tokenCount - 1]
-        return name.isEscaped ? 0 : nameBit(start: Int(name.start), end: Int(name.start) + Int(name.length))
+        return name.isEscaped ? ~0 : nameBit(start: Int(name.start), end: Int(name.start) + Int(name.length))
     }
 
     /// The bit of the unescaped name at `start..<end`, from its length and end bytes (for an empty

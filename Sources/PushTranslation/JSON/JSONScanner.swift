@@ -36,7 +36,6 @@ struct JSONScanner {
         }
         var scanner = JSONScanner(bytes: bytes, base: base, tokens: tokens)
         do {
-            scanner.skipWhitespace()
             try scanner.scanValue(depth: 1)
             scanner.skipWhitespace()
             if scanner.index < bytes.count {
@@ -50,13 +49,14 @@ struct JSONScanner {
 
     // MARK: values
 
-    /// Scans the value at the index, at `depth`. Inline at each place a value is expected, so that a
-    /// string (most values) is scanned without a call and a container with one.
+    /// Scans the value after any white space, at `depth`. Inline at each place a value is expected, so
+    /// that a string (most values) is scanned without a call and a container with one.
     @inline(__always)
     private mutating func scanValue(depth: Int) throws(JSONParseFailure) {
-        guard index < bytes.count else { throw invalid("unexpected end of input, expected a value") }
-        if depth > Self.maximumDepth { throw tooDeep() }
-        switch base[index] {
+        // 0 at the end of the input, which no case matches: ``noValue()`` tells the end from a real 0.
+        let byte = significantByte()
+        if depth > Self.maximumDepth { throw index < bytes.count ? tooDeep() : noValue() }
+        switch byte {
         case UInt8(ascii: "\""): try scanString()
         case UInt8(ascii: "{"): try scanObject(depth: depth)
         case UInt8(ascii: "["): try scanArray(depth: depth)
@@ -64,13 +64,14 @@ struct JSONScanner {
         case UInt8(ascii: "f"): try scanLiteral("false", .false)
         case UInt8(ascii: "n"): try scanLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
-        default: throw unexpectedByte()
+        default: throw noValue()
         }
     }
 
-    /// The failure of a byte at the index that cannot start a value.
-    private func unexpectedByte() -> JSONParseFailure {
-        invalid("unexpected \(describeByte(peek())), expected a value")
+    /// The failure when no value starts at the index: the input ends, or its byte cannot start one.
+    private func noValue() -> JSONParseFailure {
+        guard index < bytes.count else { return invalid("unexpected end of input, expected a value") }
+        return invalid("unexpected \(describeByte(base[index])), expected a value")
     }
 
     /// The `too_deep` failure of the value at the index.
@@ -114,27 +115,20 @@ struct JSONScanner {
         }
         var count = 0
         var names: Set<[UInt8]>? = nil
-        // One bit per name seen, from its length and end bytes: a name whose bit is not set yet cannot
-        // equal an earlier one, and needs no comparison. Only while every name has been unescaped (an
-        // escaped name's bit would come from its raw bytes) and the object is small (a large one keeps
-        // a set of every name, so each must go through it).
+        // The bits of the names seen (see ``scanMemberName()``): a name none of whose bits is set yet
+        // cannot equal an earlier one, and needs no comparison. An escaped name has every bit, so it
+        // and every name after it are compared (unless it is the first). So are all names after the
+        // 16th: a large object keeps a set of every name, so each must go through it.
         var seenNames: UInt64 = 0
-        var seenNamesAreExact = true
         while true {
             guard significantByte() == UInt8(ascii: "\"") else {
                 throw invalid("expected a member name in double quotes")
             }
             let nameOffset = index
             let name = tokenCount
-            let bit = try scanMemberName()
-            let mayBeDuplicate: Bool
-            if seenNamesAreExact && bit != 0 && count < 16 {
-                mayBeDuplicate = seenNames & bit != 0
-                seenNames |= bit
-            } else {
-                seenNamesAreExact = false
-                mayBeDuplicate = count > 0
-            }
+            let bits = try scanMemberName()
+            let mayBeDuplicate = seenNames & bits != 0
+            seenNames = count < 15 ? seenNames | bits : ~0
             if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
                 let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
                 throw JSONParseFailure(
@@ -143,7 +137,6 @@ struct JSONScanner {
             }
             guard significantByte() == UInt8(ascii: ":") else { throw invalid("expected ':' after a member name") }
             index &+= 1
-            skipWhitespace()
             try scanValue(depth: depth &+ 1)
             count &+= 1
             switch significantByte() {
@@ -169,7 +162,6 @@ struct JSONScanner {
         }
         var count = 0
         while true {
-            skipWhitespace()
             try scanValue(depth: depth &+ 1)
             count &+= 1
             switch significantByte() {
