@@ -283,6 +283,8 @@ struct JSONScanner {
         return peek()
     }
 
+    /// Steps over white space a byte at a time (called only when the next byte is <= 0x20: compact JSON
+    /// never gets here).
     private mutating func skipWhitespaceBytes() {
         while index < bytes.count {
             switch base[index] {
