@@ -1,30 +1,84 @@
 extension JSONScanner {
     /// Scans a string starting at its opening quote and appends its token; the index ends after the
     /// closing quote. Escapes are checked, not decoded.
+    ///
+    /// Inline, for the common string: ASCII without escapes, found whole by ``plainStringEnd(from:)``.
+    /// Any other continues in ``scanStringRest(start:)``.
+    @inline(__always)
     mutating func scanString() throws(JSONParseFailure) {
-        index += 1
-        let start = index
-        // Fast path: no escapes. Eight ASCII bytes at a time while none is a quote, a backslash or a
-        // control character; non-ASCII sequences are checked here (the parse stage checks UTF-8 of the
-        // whole payload only when scanning fails: outside strings only ASCII is valid JSON).
+        let start = index &+ 1
+        if let end = plainStringEnd(from: start) {
+            index = end &+ 1
+            appendString(start: start, end: end, isEscaped: false)
+        } else {
+            try scanStringRest(start: start)
+        }
+    }
+
+    /// Scans a member name as ``scanString()`` does, and returns its bits for the duplicate filter of
+    /// ``scanObject(depth:)``: never none, and equal names get equal bits. One bit for a name without
+    /// escapes; every bit for a name with escapes (a bit from its raw bytes would not say what they mean).
+    @inline(__always)
+    mutating func scanMemberName() throws(JSONParseFailure) -> UInt64 {
+        let start = index &+ 1
+        if let end = plainStringEnd(from: start) {
+            index = end &+ 1
+            appendString(start: start, end: end, isEscaped: false)
+            return nameBit(start: start, end: end)
+        }
+        try scanStringRest(start: start)
+        let name = tokens[tokenCount - 1]
+        return name.isEscaped ? ~0 : nameBit(start: Int(name.start), end: Int(name.start) + Int(name.length))
+    }
+
+    /// The bit of the unescaped name at `start..<end`, from its length and end bytes (for an empty
+    /// name, its quotes: always in bounds).
+    @inline(__always)
+    private func nameBit(start: Int, end: Int) -> UInt64 {
+        let mixed = (end &- start) &* 7 &+ Int(base[start]) &* 3 &+ Int(base[end &- 1])
+        return 1 << UInt64(mixed & 63)
+    }
+
+    /// The offset of the closing quote of the string whose bytes begin at `start` when they are plain
+    /// ASCII (no escape, no control character) found by whole words; else `nil`, with the index at the
+    /// first byte the search could not step over (or fewer than 8 bytes before the end of the input).
+    @inline(__always)
+    private mutating func plainStringEnd(from start: Int) -> Int? {
+        let cursor = skipPlainBytes(from: start)
+        if cursor < bytes.count && base[cursor] == UInt8(ascii: "\"") { return cursor }
+        index = cursor
+        return nil
+    }
+
+    /// The offset of the first byte from `cursor` on that is a quote, a backslash, a control character
+    /// or not ASCII, looking eight bytes at a time; or of the first byte of the last word (fewer than 8
+    /// bytes before the end of the input), which is not looked at.
+    @inline(__always)
+    private func skipPlainBytes(from start: Int) -> Int {
+        var cursor = start
+        // Words with nothing to look at are skipped whole; in the first word with something, the cursor
+        // goes straight to that byte. In bounds: 8 bytes from `cursor`. The cursor never passes the
+        // end of the input: its arithmetic cannot overflow.
+        while cursor &+ 8 <= bytes.count {
+            let attention = Self.attentionMask(UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self))
+            if attention != 0 { return cursor &+ (attention.trailingZeroBitCount >> 3) }
+            cursor &+= 8
+        }
+        return cursor
+    }
+
+    /// Scans the rest of the string whose bytes began at `start`, from the index (which is no further
+    /// than its first byte that is not plain ASCII).
+    @inline(never)
+    private mutating func scanStringRest(start: Int) throws(JSONParseFailure) {
+        // Still no escape so far: non-ASCII sequences are checked here (the parse stage checks UTF-8 of
+        // the whole payload only when scanning fails: outside strings only ASCII is valid JSON).
         while index < bytes.count {
-            if let base = bytes.baseAddress {
-                // Words with nothing to look at are skipped whole; in the first word with something, the
-                // index goes straight to that byte.
-                while index + 8 <= bytes.count {
-                    let attention = Self.attentionMask(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    if attention == 0 {
-                        index += 8
-                    } else {
-                        index += attention.trailingZeroBitCount >> 3
-                        break
-                    }
-                }
-            }
+            index = skipPlainBytes(from: index)
             guard index < bytes.count else { break }
-            let byte = bytes[index]
+            let byte = base[index]
             if byte == UInt8(ascii: "\"") {
-                appendString(start: start, isEscaped: false)
+                appendString(start: start, end: index, isEscaped: false)
                 index += 1
                 return
             }
@@ -34,9 +88,9 @@ extension JSONScanner {
         }
         guard index < bytes.count else { throw invalid("unterminated string") }
         while index < bytes.count {
-            switch bytes[index] {
+            switch base[index] {
             case UInt8(ascii: "\""):
-                appendString(start: start, isEscaped: true)
+                appendString(start: start, end: index, isEscaped: true)
                 index += 1
                 return
             case UInt8(ascii: "\\"):
@@ -55,6 +109,11 @@ extension JSONScanner {
     private mutating func skipCharacter(_ byte: UInt8) throws(JSONParseFailure) {
         guard byte >= 0x80 else {
             index += 1
+            return
+        }
+        // Two-byte sequences (Latin letters such as é: the most common) without the general check.
+        if byte >= 0xC2 && byte <= 0xDF && index + 1 < bytes.count && base[index + 1] & 0xC0 == 0x80 {
+            index += 2
             return
         }
         let length = UTF8Validator.sequenceLength(in: bytes, at: index)
@@ -81,12 +140,13 @@ extension JSONScanner {
         return hasQuote | hasBackslash | hasControl | (word & highs)
     }
 
+    /// Appends the token of the string whose bytes are `start..<end`.
     @inline(__always)
-    private mutating func appendString(start: Int, isEscaped: Bool) {
+    private mutating func appendString(start: Int, end: Int, isEscaped: Bool) {
         appendToken(
             JSONToken(
-                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: index - start),
-                end: UInt32(truncatingIfNeeded: tokenCount + 1), kind: .string, isEscaped: isEscaped))
+                start: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end &- start),
+                end: UInt32(truncatingIfNeeded: tokenCount &+ 1), kind: .string, isEscaped: isEscaped))
     }
 
     private mutating func scanEscape() throws(JSONParseFailure) {
