@@ -37,13 +37,19 @@ extension PayloadValidator {
         var destructive: Bool?
         var authentication: Bool?
         var foreground: Bool?
-        for (memberName, memberValue) in document.members(object) {
-            guard let key = document.key(memberName, as: ActionKey.self), !document.isNull(memberValue) else {
-                continue
-            }
+        // Whether `type` and `name` are given (not null), for `missing_field`: seen here rather than
+        // searched for again (member names are unique).
+        var hasType = false
+        var hasName = false
+        for (_, key, memberValue) in document.members(object, keyedBy: ActionKey.self) {
+            guard let key, !document.isNull(memberValue) else { continue }
             switch key {
-            case .type: type = context.string(memberValue, JSONPointer.appending(path(), "type"))
-            case .name: name = context.string(memberValue, JSONPointer.appending(path(), "name"))
+            case .type:
+                hasType = true
+                type = context.string(memberValue, JSONPointer.appending(path(), "type"))
+            case .name:
+                hasName = true
+                name = context.string(memberValue, JSONPointer.appending(path(), "name"))
             case .value: value = memberValue
             case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path(), "destructive"))
             case .authentication:
@@ -51,12 +57,12 @@ extension PayloadValidator {
             case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path(), "foreground"))
             }
         }
-        if document.isAbsentOrNull(object, "type") {
+        if !hasType {
             context.error(
                 .missingField, JSONPointer.appending(path(), "type"),
                 "an action needs a type: url, dial, openApp, rich or a custom type")
         }
-        if isButton && document.isAbsentOrNull(object, "name") {
+        if isButton && !hasName {
             context.error(.missingField, JSONPointer.appending(path(), "name"), "a button needs a name (its title)")
         }
         guard let type else { return nil }
@@ -116,8 +122,8 @@ extension PayloadValidator {
         guard let object = context.object(token, path) else { return }
         var kind: Expandable.Kind?
         var text: InputText?
-        for (name, value) in document.members(object) {
-            switch document.key(name, as: ExpandableKey.self) {
+        for (name, key, value) in document.members(object, keyedBy: ExpandableKey.self) {
+            switch key {
             case .type:
                 if !document.isNull(value) {
                     kind = context.choice(

@@ -7,8 +7,7 @@ extension PayloadValidator {
         hasCarousel = true
         guard let object = context.object(token, path()) else { return }
         var carousel = Carousel(items: [])
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: CarouselKey.self)
+        for (name, key, value) in document.members(object, keyedBy: CarouselKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -44,8 +43,7 @@ extension PayloadValidator {
             func itemPath() -> String { JSONPointer.appending(path(), index) }
             guard let object = context.object(element, itemPath()) else { continue }
             var item = Carousel.Item(image: InputText(start: 0, length: 0, isEscaped: false))
-            for (name, value) in document.members(object) {
-                let key = document.key(name, as: CarouselItemKey.self)
+            for (name, key, value) in document.members(object, keyedBy: CarouselItemKey.self) {
                 if key != nil && document.isNull(value) { continue }
                 func memberPath() -> String { JSONPointer.appending(itemPath(), document.string(name)) }
                 switch key {
@@ -66,10 +64,10 @@ extension PayloadValidator {
     ) {
         let document = self.document
         guard let object = context.object(token, path()) else { return }
-        for (name, value) in document.members(object) {
+        for (name, key, value) in document.members(object, keyedBy: CarouselColorKey.self) {
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             let target: WritableKeyPath<Carousel, String?>
-            switch document.key(name, as: CarouselColorKey.self) {
+            switch key {
             case .title: target = \.titleColor
             case .body: target = \.bodyColor
             case .background: target = \.backgroundColor

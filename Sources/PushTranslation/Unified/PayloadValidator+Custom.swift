@@ -18,8 +18,8 @@ extension PayloadValidator {
         let document = self.document
         guard let object = context.object(token, path) else { return }
         var given = CustomKeySet()
-        for (name, value) in document.members(object) {
-            guard let key = document.key(name, as: CustomKey.self) else {
+        for (name, key, value) in document.members(object, keyedBy: CustomKey.self) {
+            guard let key else {
                 context.unknownField(JSONPointer.appending(path, document.string(name)), in: "custom")
                 continue
             }

@@ -55,13 +55,18 @@ struct PayloadValidator {
         readTopLevel(0)
         route()
         if context.errors.isEmpty { warnUnusedFields() }
-        return (context.errors.sorted(), context.warnings.sorted())
+        return (Self.sorted(context.errors), Self.sorted(context.warnings))
+    }
+
+    /// `diagnostics` sorted. Most payloads have no diagnostic at all, and `sorted()` copies even an empty
+    /// array, so fewer than two are returned as they are.
+    private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.count < 2 ? diagnostics : diagnostics.sorted()
     }
 
     private mutating func readTopLevel(_ root: Int) {
         let document = self.document
-        for (name, value) in document.members(root) {
-            let key = document.key(name, as: TopLevelKey.self)
+        for (name, key, value) in document.members(root, keyedBy: TopLevelKey.self) {
             if key != nil && document.isNull(value) { continue }
             // Known keys have fixed pointers; only an unknown key's pointer needs escaping.
             switch key {
@@ -105,8 +110,8 @@ struct PayloadValidator {
             platformInvalid = true
             return
         }
-        for (name, value) in document.members(object) {
-            switch document.key(name, as: PlatformKey.self) {
+        for (name, key, value) in document.members(object, keyedBy: PlatformKey.self) {
+            switch key {
             case .ios:
                 guard !document.isNull(value) else { continue }
                 if let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
