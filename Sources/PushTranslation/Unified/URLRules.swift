@@ -1,4 +1,7 @@
 /// The URL rules of SPEC sections 3 and 9.
+///
+/// Each check is one forward pass over the bytes: every byte is tested against the character class of
+/// the URI part it is in (a shift of a bit mask), and the part changes at its delimiter.
 enum URLRules {
     /// An absolute URI with a scheme (RFC 3986), only characters RFC 3986 allows, `%` followed by two hex digits.
     static func isAbsoluteURI(_ text: String) -> Bool {
@@ -7,64 +10,87 @@ enum URLRules {
     }
 
     static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
-        guard isAlpha(utf8[0]) else { return false }
-        for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon])
-        where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
-            return false
-        }
-        // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3).
-        var end = utf8.count
-        if let hash = utf8[(colon + 1)...].firstIndex(of: UInt8(ascii: "#")) {
-            guard isValid(utf8, hash + 1..<end, allowing: .query) else { return false }
-            end = hash
-        }
-        if let question = utf8[(colon + 1)..<end].firstIndex(of: UInt8(ascii: "?")) {
-            guard isValid(utf8, question + 1..<end, allowing: .query) else { return false }
-            end = question
-        }
-        var pathStart = colon + 1
-        if end - pathStart >= 2 && utf8[pathStart] == UInt8(ascii: "/") && utf8[pathStart + 1] == UInt8(ascii: "/") {
-            let authorityStart = pathStart + 2
-            let authorityEnd = utf8[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        let count = utf8.count
+        // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3); the scheme is
+        // ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), so it ends at the first byte outside that.
+        guard count > 0, isAlpha(utf8[0]) else { return false }
+        var index = 1
+        while index < count && CharacterClass.scheme.contains(utf8[index]) { index += 1 }
+        guard index < count, utf8[index] == UInt8(ascii: ":") else { return false }
+        index += 1
+        if index + 1 < count && utf8[index] == UInt8(ascii: "/") && utf8[index + 1] == UInt8(ascii: "/") {
+            // The authority ends at the first "/", "?" or "#".
+            let authorityStart = index + 2
+            var authorityEnd = authorityStart
+            while authorityEnd < count && !CharacterClass.authorityEnd.contains(utf8[authorityEnd]) {
+                authorityEnd += 1
+            }
             guard isAuthority(utf8, authorityStart..<authorityEnd) else { return false }
-            pathStart = authorityEnd
+            index = authorityEnd
         }
-        return isValid(utf8, pathStart..<end, allowing: .pathOrSlash)
+        // The path, then the query after the first "?", then the fragment after the first "#" (the query
+        // class holds "?" but not "#").
+        var allowed = CharacterClass.pathOrSlash
+        var inFragment = false
+        while index < count {
+            let byte = utf8[index]
+            if allowed.contains(byte) {
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard isEscape(utf8, at: index, before: count) else { return false }
+                index += 3
+            case UInt8(ascii: "?"):  // only in the path: the query class holds it
+                allowed = .query
+                index += 1
+            case UInt8(ascii: "#") where !inFragment:
+                allowed = .query
+                inFragment = true
+                index += 1
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`: `@` only once (userinfo cannot hold one), `[` and `]` only
     /// around an IP literal, a port of digits only.
     private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let end = range.upperBound
         var hostStart = range.lowerBound
-        if let at = utf8[range].firstIndex(of: UInt8(ascii: "@")) {
+        let at = firstIndex(of: UInt8(ascii: "@"), in: utf8, range)
+        if at < end {
             guard isValid(utf8, range.lowerBound..<at, allowing: .userInfo) else { return false }
             hostStart = at + 1
         }
-        var portStart: Int?
-        if hostStart < range.upperBound && utf8[hostStart] == UInt8(ascii: "[") {
-            guard let close = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: "]")),
-                close > hostStart + 1
-            else { return false }
-            let literal = UnsafeBufferPointer(rebasing: utf8[(hostStart + 1)..<close])
-            guard literal.allSatisfy(CharacterClass.userInfo.contains) else {
+        var portStart = end
+        if hostStart < end && utf8[hostStart] == UInt8(ascii: "[") {
+            let close = firstIndex(of: UInt8(ascii: "]"), in: utf8, hostStart..<end)
+            guard close < end, close > hostStart + 1 else { return false }
+            for index in hostStart + 1..<close where !CharacterClass.userInfo.contains(utf8[index]) {
                 return false
             }
-            if close + 1 < range.upperBound {
+            if close + 1 < end {
                 guard utf8[close + 1] == UInt8(ascii: ":") else { return false }
                 portStart = close + 2
             }
         } else {
-            let hostEnd = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
-            guard isValid(utf8, hostStart..<hostEnd, allowing: .host) else {
-                return false
-            }
-            if hostEnd < range.upperBound { portStart = hostEnd + 1 }
+            let hostEnd = firstIndex(of: UInt8(ascii: ":"), in: utf8, hostStart..<end)
+            guard isValid(utf8, hostStart..<hostEnd, allowing: .host) else { return false }
+            if hostEnd < end { portStart = hostEnd + 1 }
         }
-        if let portStart {
-            return UnsafeBufferPointer(rebasing: utf8[portStart..<range.upperBound]).allSatisfy(isDigit)
-        }
+        for index in portStart..<end where !isDigit(utf8[index]) { return false }
         return true
+    }
+
+    /// The index of the first `byte` in `range`, `range.upperBound` when there is none.
+    private static func firstIndex(of byte: UInt8, in utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var index = range.lowerBound
+        while index < range.upperBound && utf8[index] != byte { index += 1 }
+        return index
     }
 
     /// Whether every byte of `range` is allowed or starts a `%XX` escape.
@@ -75,7 +101,7 @@ enum URLRules {
         while index < range.upperBound {
             let byte = utf8[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < range.upperBound, isHex(utf8[index + 1]), isHex(utf8[index + 2]) else { return false }
+                guard isEscape(utf8, at: index, before: range.upperBound) else { return false }
                 index += 3
                 continue
             }
@@ -83,6 +109,12 @@ enum URLRules {
             index += 1
         }
         return true
+    }
+
+    /// Whether the `%` at `index` is followed by two hex digits before `end`.
+    @inline(__always)
+    private static func isEscape(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int, before end: Int) -> Bool {
+        index + 2 < end && isHex(utf8[index + 1]) && isHex(utf8[index + 2])
     }
 
     /// A set of ASCII bytes, as two bit masks: testing a byte is a shift, not a chain of comparisons.
@@ -109,8 +141,11 @@ enum URLRules {
         static let pathOrSlash = CharacterClass(low: 0x2FFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
         /// `pchar` without `%`, `/` and `?`: a query or fragment.
         static let query = CharacterClass(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
+        /// ALPHA, DIGIT, `+`, `-` and `.`: a scheme after its first letter.
+        static let scheme = CharacterClass(low: 0x03FF_6800_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
+        /// `/`, `?` and `#`: the bytes that end an authority.
+        static let authorityEnd = CharacterClass(low: 0x8000_8008_0000_0000, high: 0)
     }
-
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
     static func isImageURL(_ text: String) -> Bool {
         var text = text
