@@ -91,6 +91,7 @@ extension JSONDocument {
         let table: KeyTable<Key>
         var members: Members
 
+        @inline(__always)
         mutating func next() -> (name: Int, key: Key?, value: Int)? {
             guard let (name, value) = members.next() else { return nil }
             return (name, document.key(name, in: table), value)

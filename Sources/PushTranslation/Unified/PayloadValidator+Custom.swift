@@ -14,8 +14,16 @@ extension PayloadValidator {
         (.android_body_loc_key_action, .android_body_loc_key), (.android_body_loc_key_args, .android_body_loc_args),
     ]
 
-    mutating func readCustom(_ token: Int, _ path: String) {
+    /// The pointer of `custom`. A literal, not a parameter: the pointers of its members are made only for
+    /// a diagnostic, and closures that make them then capture no `String` to retain.
+    private static var path: String { "/custom" }
+
+    /// The pointer of one `custom` member.
+    private static func path(_ key: CustomKey) -> String { JSONPointer.appending(path, key.rawValue) }
+
+    mutating func readCustom(_ token: Int) {
         let document = self.document
+        let path = Self.path
         guard let object = context.object(token, path) else { return }
         var given = CustomKeySet()
         for (name, key, value) in document.members(object, keyedBy: CustomKey.self) {
@@ -24,7 +32,7 @@ extension PayloadValidator {
                 continue
             }
             if document.isNull(value) { continue }
-            readCustomMember(key, value, JSONPointer.appending(path, key.rawValue))
+            readCustomMember(key, value)
             given.insert(key)
             givenUses.insert(key.isIOS ? .apnsDelivered : .androidOptions)
         }
@@ -49,8 +57,9 @@ extension PayloadValidator {
     }
 
     /// Reads one non-null `custom` member.
-    private mutating func readCustomMember(_ key: CustomKey, _ value: Int, _ path: @autoclosure () -> String) {
+    private mutating func readCustomMember(_ key: CustomKey, _ value: Int) {
         let document = self.document
+        func path() -> String { Self.path(key) }
         switch key {
         case .ios_badge:
             if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil {

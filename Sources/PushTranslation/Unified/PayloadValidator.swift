@@ -76,7 +76,7 @@ struct PayloadValidator {
             case .message: readMessage(value, "/message")
             case .data:
                 if let object = context.object(value, "/data") { notification.data = InputValue(token: object) }
-            case .custom: readCustom(value, "/custom")
+            case .custom: readCustom(value)
             case .dryRun:
                 if let flag = context.bool(value, "/dry_run") { notification.dryRun = flag }
             case .collapse_id: readCollapseID(value, "/collapse_id")
