@@ -23,6 +23,8 @@ struct PayloadValidator {
     /// The formats `platform.android` routes to (`--android-formats`).
     let androidFormats: OutputFormatSet
 
+    /// Inlined so that the large IR is built in the caller's frame, not built here and copied out.
+    @inline(__always)
     init(
         document: JSONDocument, lenient: Bool,
         androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats

@@ -57,57 +57,64 @@ enum URLRules {
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`: `@` only once (userinfo cannot hold one), `[` and `]` only
-    /// around an IP literal, a port of digits only.
+    /// around an IP literal, a port of digits only. One pass: the userinfo class holds the host class
+    /// and `:`, so the bytes up to an `@` are read as userinfo, and as host and port when no `@` follows.
     private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         let end = range.upperBound
-        var hostStart = range.lowerBound
-        let at = firstIndex(of: UInt8(ascii: "@"), in: utf8, range)
-        if at < end {
-            guard isValid(utf8, range.lowerBound..<at, allowing: .userInfo) else { return false }
-            hostStart = at + 1
-        }
-        var portStart = end
-        if hostStart < end && utf8[hostStart] == UInt8(ascii: "[") {
-            let close = firstIndex(of: UInt8(ascii: "]"), in: utf8, hostStart..<end)
-            guard close < end, close > hostStart + 1 else { return false }
-            for index in hostStart + 1..<close where !CharacterClass.userInfo.contains(utf8[index]) {
-                return false
-            }
-            if close + 1 < end {
-                guard utf8[close + 1] == UInt8(ascii: ":") else { return false }
-                portStart = close + 2
-            }
-        } else {
-            let hostEnd = firstIndex(of: UInt8(ascii: ":"), in: utf8, hostStart..<end)
-            guard isValid(utf8, hostStart..<hostEnd, allowing: .host) else { return false }
-            if hostEnd < end { portStart = hostEnd + 1 }
-        }
-        for index in portStart..<end where !isDigit(utf8[index]) { return false }
-        return true
-    }
-
-    /// The index of the first `byte` in `range`, `range.upperBound` when there is none.
-    private static func firstIndex(of byte: UInt8, in utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
         var index = range.lowerBound
-        while index < range.upperBound && utf8[index] != byte { index += 1 }
-        return index
-    }
-
-    /// Whether every byte of `range` is allowed or starts a `%XX` escape.
-    private static func isValid(
-        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowing allowed: CharacterClass
-    ) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
+        var firstColon = end
+        while index < end {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                guard isEscape(utf8, at: index, before: range.upperBound) else { return false }
+            if CharacterClass.host.contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: ":") {
+                if firstColon == end { firstColon = index }
+                index += 1
+            } else if byte == UInt8(ascii: "%") && isEscape(utf8, at: index, before: end) {
                 index += 3
-                continue
+            } else {
+                break
             }
-            guard allowed.contains(byte) else { return false }
-            index += 1
         }
+        guard index < end else {
+            // No `@`: the host ends at the first `:`, and a port follows it.
+            return isPort(utf8, firstColon < end ? firstColon + 1..<end : end..<end)
+        }
+        if utf8[index] == UInt8(ascii: "@") { return isHost(utf8, index + 1..<end) }
+        // Any other byte is wrong in userinfo, in a host name and in a port: only an IP literal at the
+        // start can hold it (with an `@` after it, the literal or its port is wrong too).
+        return index == range.lowerBound && isHost(utf8, range)
+    }
+
+    /// `host [ ":" port ]`, the host an IP literal in `[` `]` or a name of host characters and escapes.
+    private static func isHost(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let end = range.upperBound
+        var index = range.lowerBound
+        if index < end && utf8[index] == UInt8(ascii: "[") {
+            index += 1
+            while index < end && CharacterClass.userInfo.contains(utf8[index]) { index += 1 }
+            guard index < end, utf8[index] == UInt8(ascii: "]"), index > range.lowerBound + 1 else { return false }
+            index += 1
+            guard index < end else { return true }
+            return utf8[index] == UInt8(ascii: ":") && isPort(utf8, index + 1..<end)
+        }
+        while index < end {
+            let byte = utf8[index]
+            if CharacterClass.host.contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: "%") && isEscape(utf8, at: index, before: end) {
+                index += 3
+            } else {
+                break
+            }
+        }
+        guard index < end else { return true }
+        return utf8[index] == UInt8(ascii: ":") && isPort(utf8, index + 1..<end)
+    }
+
+    /// Whether `range` holds digits only.
+    private static func isPort(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for index in range where !isDigit(utf8[index]) { return false }
         return true
     }
 
