@@ -85,7 +85,7 @@ extension PayloadValidator {
     mutating func readCardColor(_ token: Int, _ path: @autoclosure () -> String) -> String? {
         let document = self.document
         guard let text = context.string(token, path()) else { return nil }
-        guard let color = ColorRules.cardColor(document.string(text)) else {
+        guard let color = document.withDecodedBytes(text, ColorRules.cardColor) else {
             context.error(.invalidColor, path(), "must be a color written #RRGGBB or #RRGGBBAA")
             return nil
         }

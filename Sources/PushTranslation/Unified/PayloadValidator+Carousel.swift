@@ -66,20 +66,19 @@ extension PayloadValidator {
         guard let object = context.object(token, path()) else { return }
         for (name, key, value) in document.members(object, keyedBy: CarouselColorKey.self) {
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
-            let target: WritableKeyPath<Carousel, String?>
-            switch key {
-            case .title: target = \.titleColor
-            case .body: target = \.bodyColor
-            case .background: target = \.backgroundColor
-            case nil:
+            guard let key else {
                 context.unknownField(memberPath(), in: "carousel colors")
                 continue
             }
             guard !document.isNull(value), let text = context.string(value, memberPath()) else { continue }
-            if let color = ColorRules.adobeColor(document.string(text)) {
-                carousel[keyPath: target] = color
-            } else {
+            guard let color = document.withDecodedBytes(text, ColorRules.adobeColor) else {
                 context.error(.invalidColor, memberPath(), "must be 6 hex digits, with or without #, such as FF5733")
+                continue
+            }
+            switch key {
+            case .title: carousel.titleColor = color
+            case .body: carousel.bodyColor = color
+            case .background: carousel.backgroundColor = color
             }
         }
     }

@@ -87,8 +87,7 @@ extension PayloadValidator {
             if let args = readLocArgs(value, path()) { notification.android.bodyLocArgs = args }
         case .android_led_color:
             guard let text = context.string(value, path()) else { break }
-            let color = document.string(text)
-            if ColorRules.isAndroidLEDColor(color) {
+            if let color = document.withDecodedBytes(text, ColorRules.androidLEDColor) {
                 notification.android.ledColor = color
             } else {
                 context.error(.invalidColor, path(), "must be a color written #RRGGBB")

@@ -109,15 +109,18 @@ struct ValidationContext {
             return nil
         }
         let number = document.number(token)
-        let bound = exclusive ? "greater than \(Self.show(minimum))" : "at least \(Self.show(minimum))"
-        let upper = maximum.map { " and at most \(Self.show($0))" } ?? ""
+        // The allowed range as the messages word it, made only for a message.
+        func bounds() -> String {
+            let bound = exclusive ? "greater than \(Self.show(minimum))" : "at least \(Self.show(minimum))"
+            return bound + (maximum.map { " and at most \(Self.show($0))" } ?? "")
+        }
         guard let double = number.doubleValue else {
-            error(.outOfRange, path(), "must be a finite number \(bound)\(upper), got \(number.text)")
+            error(.outOfRange, path(), "must be a finite number \(bounds()), got \(number.text)")
             return nil
         }
         let aboveMinimum = exclusive ? double > minimum : double >= minimum
         guard aboveMinimum, maximum.map({ double <= $0 }) ?? true else {
-            error(.outOfRange, path(), "must be \(bound)\(upper), got \(number.text)")
+            error(.outOfRange, path(), "must be \(bounds()), got \(number.text)")
             return nil
         }
         return number
