@@ -70,6 +70,7 @@ struct KeyTable<Key: JSONKey>: @unchecked Sendable {
 
 extension JSONDocument {
     /// The key the member name at `token` spells, `nil` for a name that is not one of `Key`'s.
+    @inline(__always)
     func key<Key: JSONKey>(_ token: Int, as _: Key.Type = Key.self) -> Key? { key(token, in: Key.keyTable) }
 
     /// The key the member name at `token` spells in `table`, `nil` for a name that is not in it.

@@ -98,10 +98,13 @@ struct PayloadValidator {
     private mutating func readID(_ token: Int, _ path: String) {
         let document = self.document
         guard let id = context.string(token, path) else { return }
-        let length = document.characterCount(id)
-        guard length <= 128 else {
-            context.error(.outOfRange, path, "must be at most 128 characters, got \(length)")
-            return
+        // A text has at most as many characters as raw bytes: only a longer one needs counting.
+        if id.length > 128 {
+            let length = document.characterCount(id)
+            guard length <= 128 else {
+                context.error(.outOfRange, path, "must be at most 128 characters, got \(length)")
+                return
+            }
         }
         notification.id = id
     }
