@@ -26,7 +26,9 @@ extension PayloadValidator {
         notification.actions = buttons
     }
 
-    /// Reads an action object (the Acoustic shape); `nil` when it has errors.
+    /// Reads an action object (the Acoustic shape); `nil` when it has errors. Inlined into its two callers
+    /// so that the action, a large value, is built where it is stored rather than copied there.
+    @inline(__always)
     mutating func readAction(_ token: Int, _ path: @autoclosure () -> String, isButton: Bool) -> NotificationAction? {
         let document = self.document
         guard let object = context.object(token, path()) else { return nil }

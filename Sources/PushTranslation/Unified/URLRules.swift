@@ -161,16 +161,15 @@ enum URLRules {
 
     static func isImageURL(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isAbsoluteURI(bytes: utf8) else { return false }
-        var index = 0
-        for expected in "http".utf8 {
-            guard index < utf8.count, utf8[index] | 0x20 == expected else { return false }
-            index += 1
-        }
-        if index < utf8.count, utf8[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
-        for expected in "://".utf8 {
-            guard index < utf8.count, utf8[index] == expected else { return false }
-            index += 1
-        }
+        // "http" or "https" in any case (`| 0x20` lower-cases a letter), then "://".
+        guard utf8.count >= 7, utf8[0] | 0x20 == UInt8(ascii: "h"), utf8[1] | 0x20 == UInt8(ascii: "t"),
+            utf8[2] | 0x20 == UInt8(ascii: "t"), utf8[3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
+        var index = utf8[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+        guard index + 3 <= utf8.count, utf8[index] == UInt8(ascii: ":"), utf8[index + 1] == UInt8(ascii: "/"),
+            utf8[index + 2] == UInt8(ascii: "/")
+        else { return false }
+        index += 3
         // authority = [userinfo "@"] host [":" port]; the host ends at ':' (or ']' for an IP literal).
         var end = index
         while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?"),
