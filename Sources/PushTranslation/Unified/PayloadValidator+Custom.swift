@@ -2,7 +2,7 @@ import PushModel
 
 extension PayloadValidator {
     /// Loc args spellings with the canonical loc key they need.
-    private static let argsNeedKey: [(args: CustomKey, key: CustomKey, keySpellings: [CustomKey])] = [
+    static let argsNeedKey: [(args: CustomKey, key: CustomKey, keySpellings: [CustomKey])] = [
         (.ios_title_loc_args, .ios_title_loc_key, [.ios_title_loc_key]),
         (.ios_loc_args, .ios_loc_key, [.ios_loc_key]),
         (.android_title_loc_args, .android_title_loc_key, [.android_title_loc_key]),
@@ -10,9 +10,21 @@ extension PayloadValidator {
         (.android_body_loc_key_args, .android_body_loc_key, [.android_body_loc_key, .android_body_loc_key_action]),
     ]
     /// Alias → canonical spelling.
-    private static let aliases: [(alias: CustomKey, canonical: CustomKey)] = [
+    static let aliases: [(alias: CustomKey, canonical: CustomKey)] = [
         (.android_body_loc_key_action, .android_body_loc_key), (.android_body_loc_key_args, .android_body_loc_args),
     ]
+    /// The aliases and the loc args spellings: without one of them given, neither rule above applies, and
+    /// most payloads give none (a test checks that both tables' keys are here).
+    static var ruleKeys: CustomKeySet {
+        var keys = CustomKeySet()
+        keys.insert(.android_body_loc_key_action)
+        keys.insert(.android_body_loc_key_args)
+        keys.insert(.ios_title_loc_args)
+        keys.insert(.ios_loc_args)
+        keys.insert(.android_title_loc_args)
+        keys.insert(.android_body_loc_args)
+        return keys
+    }
 
     /// The pointer of `custom`. A literal, not a parameter: the pointers of its members are made only for
     /// a diagnostic, and closures that make them then capture no `String` to retain.
@@ -36,7 +48,7 @@ extension PayloadValidator {
             given.insert(key)
             givenUses.insert(key.isIOS ? .apnsDelivered : .androidOptions)
         }
-        guard !given.isEmpty else { return }
+        guard !given.isDisjoint(with: Self.ruleKeys) else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {
             context.error(
                 .invalidValue, JSONPointer.appending(path, alias.rawValue),
@@ -123,5 +135,5 @@ struct CustomKeySet {
 
     mutating func insert(_ key: CustomKey) { bits |= Self.bit(key) }
     func contains(_ key: CustomKey) -> Bool { bits & Self.bit(key) != 0 }
-    var isEmpty: Bool { bits == 0 }
+    func isDisjoint(with other: CustomKeySet) -> Bool { bits & other.bits == 0 }
 }
