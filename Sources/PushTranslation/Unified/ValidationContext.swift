@@ -35,18 +35,27 @@ struct ValidationContext {
 
     // MARK: typed readers
 
-    /// A non-empty string; `wrong_type` or `out_of_range` otherwise.
+    /// A non-empty string; `wrong_type` or `out_of_range` otherwise. The valid case is inlined into each
+    /// reader; the diagnostics are made out of line.
+    @inline(__always)
     mutating func string(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
-        guard document.kind(token) == .string else {
-            wrongType(path(), expected: "a string", got: token)
-            return nil
-        }
+        let item = document.tokens[token]
         // Any escape decodes to at least one character, so an empty raw string is the only empty one.
-        guard document.tokens[token].length > 0 else {
-            error(.outOfRange, path(), "must not be empty")
+        guard item.kind == .string && item.length > 0 else {
+            reportNotString(token, path)
             return nil
         }
-        return document.text(token)
+        return InputText(start: Int(item.start), length: Int(item.length), isEscaped: item.isEscaped)
+    }
+
+    /// The diagnostic of a value that is not a non-empty string.
+    @inline(never)
+    private mutating func reportNotString(_ token: Int, _ path: () -> String) {
+        if document.kind(token) == .string {
+            error(.outOfRange, path(), "must not be empty")
+        } else {
+            wrongType(path(), expected: "a string", got: token)
+        }
     }
 
     /// A boolean; `wrong_type` otherwise.
@@ -127,16 +136,24 @@ struct ValidationContext {
     }
 
     /// One of `choices`; `invalid_value` otherwise.
-    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text).
+    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text). The
+    /// valid case is inlined into each reader; the diagnostic is made out of line.
+    @inline(__always)
     mutating func choice<Choice: JSONKey>(
         _ token: Int, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: @autoclosure () -> [String]
     ) -> Choice? {
         guard let text = string(token, path()) else { return nil }
         guard let choice = document.withDecodedBytes(text, Choice.keyTable.match) else {
-            error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
+            reportNotAChoice(path, choices)
             return nil
         }
         return choice
+    }
+
+    /// The diagnostic of a string that is none of `choices`.
+    @inline(never)
+    private mutating func reportNotAChoice(_ path: () -> String, _ choices: () -> [String]) {
+        error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
     }
 
     /// The decoded name of a member, for a JSON Pointer (built only when a diagnostic needs it).
