@@ -55,6 +55,7 @@ enum FieldUse: UInt8, CaseIterable {
 struct FieldUseSet {
     private var bits: UInt32 = 0
 
+    @inline(__always)
     mutating func insert(_ use: FieldUse) { bits |= 1 << UInt32(use.rawValue) }
     func contains(_ use: FieldUse) -> Bool { bits & (1 << UInt32(use.rawValue)) != 0 }
 

@@ -87,24 +87,33 @@ struct ValidationContext {
         return token
     }
 
-    /// An integer (no fraction, no exponent) within `range`: its value.
+    /// An integer (no fraction, no exponent) within `range`: its value. The valid case is inlined into
+    /// each reader; the diagnostics are made out of line.
+    @inline(__always)
     mutating func integer(_ token: Int, _ path: @autoclosure () -> String, in range: ClosedRange<Int64>) -> Int64? {
+        if document.kind(token) == .number, case .value(let integer) = IntegerText(document.raw(token)),
+            range.contains(integer)
+        {
+            return integer
+        }
+        reportNotAnInteger(token, path, in: range)
+        return nil
+    }
+
+    /// The diagnostic of a value that is not an integer within `range`.
+    @inline(never)
+    private mutating func reportNotAnInteger(_ token: Int, _ path: () -> String, in range: ClosedRange<Int64>) {
         guard document.kind(token) == .number else {
             wrongType(path(), expected: "an integer", got: token)
-            return nil
+            return
         }
-        switch IntegerText(document.raw(token)) {
-        case .notInteger:
+        if IntegerText(document.raw(token)) == .notInteger {
             let message = "expected an integer (no fraction or exponent), got \(document.number(token).text)"
             error(.wrongType, path(), message)
-            return nil
-        case .value(let integer) where range.contains(integer):
-            return integer
-        case .value, .outsideInt64:
+        } else {
             let message =
                 "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
             error(.outOfRange, path(), message)
-            return nil
         }
     }
 
