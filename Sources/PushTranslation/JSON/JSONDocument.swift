@@ -128,6 +128,7 @@ struct JSONDocument {
     }
 
     /// Whether the string at `token` decodes to exactly `literal` (an ASCII name).
+    @inline(__always)
     func stringEquals(_ token: Int, _ literal: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         if !tokens[token].isEscaped {

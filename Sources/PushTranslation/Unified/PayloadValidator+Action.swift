@@ -124,20 +124,24 @@ extension PayloadValidator {
         guard let object = context.object(token, path) else { return }
         var kind: Expandable.Kind?
         var text: InputText?
+        var hasType = false
+        var hasValue = false
         for (name, key, value) in document.members(object, keyedBy: ExpandableKey.self) {
             switch key {
             case .type:
-                if !document.isNull(value) {
-                    kind = context.choice(
-                        value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
-                }
+                guard !document.isNull(value) else { continue }
+                hasType = true
+                kind = context.choice(
+                    value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
             case .value:
-                if !document.isNull(value) { text = context.string(value, JSONPointer.appending(path, "value")) }
+                guard !document.isNull(value) else { continue }
+                hasValue = true
+                text = context.string(value, JSONPointer.appending(path, "value"))
             case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "expandable")
             }
         }
-        requireMember(object, "type", path, "expandable needs a type, \"text\" or \"image\"")
-        requireMember(object, "value", path, "expandable needs a value: the text, or the image URL")
+        requireMember(hasType, "type", path, "expandable needs a type, \"text\" or \"image\"")
+        requireMember(hasValue, "value", path, "expandable needs a value: the text, or the image URL")
         if kind == .image, let url = text, !document.withDecodedBytes(url, URLRules.isImageURL(bytes:)) {
             context.error(
                 .invalidURL, JSONPointer.appending(path, "value"),
@@ -151,9 +155,14 @@ extension PayloadValidator {
     mutating func requireMember(
         _ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: @autoclosure () -> String
     ) {
-        let document = self.document
-        if document.isAbsentOrNull(object, name) {
-            context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message())
-        }
+        requireMember(!document.isAbsentOrNull(object, name), name, path(), message())
+    }
+
+    /// Reports `missing_field` for `name` unless `isGiven`: for a reader that saw the member (not null) in
+    /// its member loop and need not search the object again (member names are unique).
+    mutating func requireMember(
+        _ isGiven: Bool, _ name: StaticString, _ path: @autoclosure () -> String, _ message: @autoclosure () -> String
+    ) {
+        if !isGiven { context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message()) }
     }
 }

@@ -43,17 +43,20 @@ extension PayloadValidator {
             func itemPath() -> String { JSONPointer.appending(path(), index) }
             guard let object = context.object(element, itemPath()) else { continue }
             var item = Carousel.Item(image: InputText(start: 0, length: 0, isEscaped: false))
+            var hasImage = false
             for (name, key, value) in document.members(object, keyedBy: CarouselItemKey.self) {
                 if key != nil && document.isNull(value) { continue }
                 func memberPath() -> String { JSONPointer.appending(itemPath(), document.string(name)) }
                 switch key {
-                case .image: if let image = readImageURL(value, memberPath()) { item.image = image }
+                case .image:
+                    hasImage = true
+                    if let image = readImageURL(value, memberPath()) { item.image = image }
                 case .text: item.text = context.string(value, memberPath())
                 case .uri: item.uri = readURI(value, memberPath())
                 case nil: context.unknownField(memberPath(), in: "a carousel item")
                 }
             }
-            requireMember(object, "image", itemPath(), "a carousel item needs an image URL")
+            requireMember(hasImage, "image", itemPath(), "a carousel item needs an image URL")
             items.append(item)
         }
         return items
