@@ -103,28 +103,32 @@ struct JSONDocument {
 
     // MARK: comparing and decoding strings
 
-    /// Whether the `count` bytes at `left` and `right` are equal: eight bytes at a time, inline (for
-    /// names this short, a call to `memcmp` costs more than the comparison). Reads exactly `count` bytes.
+    /// Whether the `count` bytes at `left` and `right` are equal, inline (for names this short, a call to
+    /// `memcmp` costs more than the comparison). Whole words only: eight bytes at a time, then the last
+    /// eight, four or two bytes once more, overlapping the ones already compared, instead of a byte loop
+    /// for the tail. Reads exactly `count` bytes.
     @inline(__always)
     static func bytesEqual(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
-        var offset = 0
-        while offset + 8 <= count {
-            guard
-                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            else { return false }
-            offset += 8
+        @inline(__always)
+        func equal<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+            left.loadUnaligned(fromByteOffset: offset, as: Word.self)
+                == right.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
-        while offset < count {
-            guard
-                left.load(fromByteOffset: offset, as: UInt8.self) == right.load(fromByteOffset: offset, as: UInt8.self)
-            else { return false }
-            offset += 1
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard equal(UInt64.self, at: offset) else { return false }
+                offset += 8
+            }
+            return equal(UInt64.self, at: count - 8)
         }
-        return true
+        if count >= 4 { return equal(UInt32.self, at: 0) && equal(UInt32.self, at: count - 4) }
+        if count >= 2 { return equal(UInt16.self, at: 0) && equal(UInt16.self, at: count - 2) }
+        return count == 0 || equal(UInt8.self, at: 0)
     }
 
     /// Whether the string at `token` decodes to exactly `literal` (an ASCII name).
+    @inline(__always)
     func stringEquals(_ token: Int, _ literal: StaticString) -> Bool {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         if !tokens[token].isEscaped {
@@ -139,8 +143,12 @@ struct JSONDocument {
 
     /// Whether the IR text decodes to exactly `literal`.
     func textEquals(_ text: InputText, _ literal: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        if !text.isEscaped { return raw(text).elementsEqual(expected) }
+        let count = literal.utf8CodeUnitCount
+        if !text.isEscaped {
+            guard text.length == count, let base = bytes.baseAddress else { return text.length == count && count == 0 }
+            return JSONDocument.bytesEqual(base + text.start, literal.utf8Start, count: count)
+        }
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         return JSONDocument.decode(raw(text)).elementsEqual(expected)
     }
 

@@ -55,15 +55,19 @@ enum FieldUse: UInt8, CaseIterable {
 struct FieldUseSet {
     private var bits: UInt32 = 0
 
+    @inline(__always)
     mutating func insert(_ use: FieldUse) { bits |= 1 << UInt32(use.rawValue) }
     func contains(_ use: FieldUse) -> Bool { bits & (1 << UInt32(use.rawValue)) != 0 }
 
     /// Whether some use in the set is not used by `formats`.
     func hasUnused(by formats: OutputFormatSet) -> Bool {
-        var rawValue: UInt8 = 0
-        while let use = FieldUse(rawValue: rawValue) {
-            if contains(use) && !use.isUsed(by: formats) { return true }
-            rawValue += 1
+        // Only the uses in the set, lowest bit first.
+        var remaining = bits
+        while remaining != 0 {
+            if let use = FieldUse(rawValue: UInt8(remaining.trailingZeroBitCount)), !use.isUsed(by: formats) {
+                return true
+            }
+            remaining &= remaining - 1
         }
         return false
     }

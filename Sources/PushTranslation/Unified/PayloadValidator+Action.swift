@@ -26,7 +26,9 @@ extension PayloadValidator {
         notification.actions = buttons
     }
 
-    /// Reads an action object (the Acoustic shape); `nil` when it has errors.
+    /// Reads an action object (the Acoustic shape); `nil` when it has errors. Inlined into its two callers
+    /// so that the action, a large value, is built where it is stored rather than copied there.
+    @inline(__always)
     mutating func readAction(_ token: Int, _ path: @autoclosure () -> String, isButton: Bool) -> NotificationAction? {
         let document = self.document
         guard let object = context.object(token, path()) else { return nil }
@@ -37,14 +39,22 @@ extension PayloadValidator {
         var destructive: Bool?
         var authentication: Bool?
         var foreground: Bool?
+        // Whether `type` and `name` are given (not null), for `missing_field`: seen here rather than
+        // searched for again (member names are unique).
+        var hasType = false
+        var hasName = false
         var shapeMembers = 0
-        for (memberName, memberValue) in document.members(object) {
-            guard let key = document.key(memberName, as: ActionKey.self) else { continue }
+        for (_, key, memberValue) in document.members(object, keyedBy: ActionKey.self) {
+            guard let key else { continue }
             shapeMembers += 1
             guard !document.isNull(memberValue) else { continue }
             switch key {
-            case .type: type = context.string(memberValue, JSONPointer.appending(path(), "type"))
-            case .name: name = context.string(memberValue, JSONPointer.appending(path(), "name"))
+            case .type:
+                hasType = true
+                type = context.string(memberValue, JSONPointer.appending(path(), "type"))
+            case .name:
+                hasName = true
+                name = context.string(memberValue, JSONPointer.appending(path(), "name"))
             case .value: value = memberValue
             case .destructive: destructive = context.bool(memberValue, JSONPointer.appending(path(), "destructive"))
             case .authentication:
@@ -52,12 +62,12 @@ extension PayloadValidator {
             case .foreground: foreground = context.bool(memberValue, JSONPointer.appending(path(), "foreground"))
             }
         }
-        if document.isAbsentOrNull(object, "type") {
+        if !hasType {
             context.error(
                 .missingField, JSONPointer.appending(path(), "type"),
                 "an action needs a type: url, dial, openApp, rich or a custom type")
         }
-        if isButton && document.isAbsentOrNull(object, "name") {
+        if isButton && !hasName {
             context.error(.missingField, JSONPointer.appending(path(), "name"), "a button needs a name (its title)")
         }
         guard let type else { return nil }
@@ -118,20 +128,24 @@ extension PayloadValidator {
         guard let object = context.object(token, path) else { return }
         var kind: Expandable.Kind?
         var text: InputText?
-        for (name, value) in document.members(object) {
-            switch document.key(name, as: ExpandableKey.self) {
+        var hasType = false
+        var hasValue = false
+        for (name, key, value) in document.members(object, keyedBy: ExpandableKey.self) {
+            switch key {
             case .type:
-                if !document.isNull(value) {
-                    kind = context.choice(
-                        value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
-                }
+                guard !document.isNull(value) else { continue }
+                hasType = true
+                kind = context.choice(
+                    value, JSONPointer.appending(path, "type"), Expandable.Kind.self, choices: ["text", "image"])
             case .value:
-                if !document.isNull(value) { text = context.string(value, JSONPointer.appending(path, "value")) }
+                guard !document.isNull(value) else { continue }
+                hasValue = true
+                text = context.string(value, JSONPointer.appending(path, "value"))
             case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "expandable")
             }
         }
-        requireMember(object, "type", path, "expandable needs a type, \"text\" or \"image\"")
-        requireMember(object, "value", path, "expandable needs a value: the text, or the image URL")
+        requireMember(hasType, "type", path, "expandable needs a type, \"text\" or \"image\"")
+        requireMember(hasValue, "value", path, "expandable needs a value: the text, or the image URL")
         if kind == .image, let url = text, !document.withDecodedBytes(url, URLRules.isImageURL(bytes:)) {
             context.error(
                 .invalidURL, JSONPointer.appending(path, "value"),
@@ -145,9 +159,14 @@ extension PayloadValidator {
     mutating func requireMember(
         _ object: Int, _ name: StaticString, _ path: @autoclosure () -> String, _ message: @autoclosure () -> String
     ) {
-        let document = self.document
-        if document.isAbsentOrNull(object, name) {
-            context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message())
-        }
+        requireMember(!document.isAbsentOrNull(object, name), name, path(), message())
+    }
+
+    /// Reports `missing_field` for `name` unless `isGiven`: for a reader that saw the member (not null) in
+    /// its member loop and need not search the object again (member names are unique).
+    mutating func requireMember(
+        _ isGiven: Bool, _ name: StaticString, _ path: @autoclosure () -> String, _ message: @autoclosure () -> String
+    ) {
+        if !isGiven { context.error(.missingField, JSONPointer.appending(path(), "\(name)"), message()) }
     }
 }

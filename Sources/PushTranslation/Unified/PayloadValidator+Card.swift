@@ -7,8 +7,7 @@ extension PayloadValidator {
         hasCard = true
         guard let object = context.object(token, path()) else { return }
         var card = Card(size: .medium)
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: CardKey.self)
+        for (name, key, value) in document.members(object, keyedBy: CardKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -38,8 +37,7 @@ extension PayloadValidator {
         var background: Card.Background?
         var content: Card.StyledText?
         var contentAlign: Card.Hero.ContentAlignment?
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: HeroKey.self)
+        for (name, key, value) in document.members(object, keyedBy: HeroKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -66,8 +64,7 @@ extension PayloadValidator {
         guard let object = context.object(token, path()) else { return nil }
         var background: Card.Background?
         var content: Card.StyledText?
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: CardBodyKey.self)
+        for (name, key, value) in document.members(object, keyedBy: CardBodyKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -88,7 +85,7 @@ extension PayloadValidator {
     mutating func readCardColor(_ token: Int, _ path: @autoclosure () -> String) -> String? {
         let document = self.document
         guard let text = context.string(token, path()) else { return nil }
-        guard let color = ColorRules.cardColor(document.string(text)) else {
+        guard let color = document.withDecodedBytes(text, ColorRules.cardColor) else {
             context.error(.invalidColor, path(), "must be a color written #RRGGBB or #RRGGBBAA")
             return nil
         }
@@ -103,8 +100,7 @@ extension PayloadValidator {
         var size: JSONNumber?
         var align: Card.StyledText.Alignment?
         var font: InputText?
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: StyledTextKey.self)
+        for (name, key, value) in document.members(object, keyedBy: StyledTextKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {

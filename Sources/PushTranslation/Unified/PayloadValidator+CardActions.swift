@@ -5,8 +5,7 @@ extension PayloadValidator {
         let document = self.document
         guard let object = context.object(token, path()) else { return nil }
         var actions = Card.Actions()
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: CardActionsKey.self)
+        for (name, key, value) in document.members(object, keyedBy: CardActionsKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -36,8 +35,7 @@ extension PayloadValidator {
             func buttonPath() -> String { JSONPointer.appending(path(), index) }
             guard let object = context.object(element, buttonPath()) else { continue }
             var button = Card.Button()
-            for (name, value) in document.members(object) {
-                let key = document.key(name, as: CardButtonKey.self)
+            for (name, key, value) in document.members(object, keyedBy: CardButtonKey.self) {
                 if key != nil && document.isNull(value) { continue }
                 func memberPath() -> String { JSONPointer.appending(buttonPath(), document.string(name)) }
                 switch key {

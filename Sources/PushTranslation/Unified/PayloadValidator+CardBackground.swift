@@ -21,8 +21,7 @@ extension PayloadValidator {
         requireMember(object, "type", path(), "a background needs a type: \"image\", \"gif\" or \"color\"")
         var url: InputText?
         var color: String?
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: BackgroundKey.self)
+        for (name, key, value) in document.members(object, keyedBy: BackgroundKey.self) {
             if key == .type { continue }
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }

@@ -7,8 +7,7 @@ extension PayloadValidator {
         hasCarousel = true
         guard let object = context.object(token, path()) else { return }
         var carousel = Carousel(items: [])
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: CarouselKey.self)
+        for (name, key, value) in document.members(object, keyedBy: CarouselKey.self) {
             if key != nil && document.isNull(value) { continue }
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
             switch key {
@@ -44,18 +43,20 @@ extension PayloadValidator {
             func itemPath() -> String { JSONPointer.appending(path(), index) }
             guard let object = context.object(element, itemPath()) else { continue }
             var item = Carousel.Item(image: InputText(start: 0, length: 0, isEscaped: false))
-            for (name, value) in document.members(object) {
-                let key = document.key(name, as: CarouselItemKey.self)
+            var hasImage = false
+            for (name, key, value) in document.members(object, keyedBy: CarouselItemKey.self) {
                 if key != nil && document.isNull(value) { continue }
                 func memberPath() -> String { JSONPointer.appending(itemPath(), document.string(name)) }
                 switch key {
-                case .image: if let image = readImageURL(value, memberPath()) { item.image = image }
+                case .image:
+                    hasImage = true
+                    if let image = readImageURL(value, memberPath()) { item.image = image }
                 case .text: item.text = context.string(value, memberPath())
                 case .uri: item.uri = readURI(value, memberPath())
                 case nil: context.unknownField(memberPath(), in: "a carousel item")
                 }
             }
-            requireMember(object, "image", itemPath(), "a carousel item needs an image URL")
+            requireMember(hasImage, "image", itemPath(), "a carousel item needs an image URL")
             items.append(item)
         }
         return items
@@ -66,22 +67,21 @@ extension PayloadValidator {
     ) {
         let document = self.document
         guard let object = context.object(token, path()) else { return }
-        for (name, value) in document.members(object) {
+        for (name, key, value) in document.members(object, keyedBy: CarouselColorKey.self) {
             func memberPath() -> String { JSONPointer.appending(path(), document.string(name)) }
-            let target: WritableKeyPath<Carousel, String?>
-            switch document.key(name, as: CarouselColorKey.self) {
-            case .title: target = \.titleColor
-            case .body: target = \.bodyColor
-            case .background: target = \.backgroundColor
-            case nil:
+            guard let key else {
                 context.unknownField(memberPath(), in: "carousel colors")
                 continue
             }
             guard !document.isNull(value), let text = context.string(value, memberPath()) else { continue }
-            if let color = ColorRules.adobeColor(document.string(text)) {
-                carousel[keyPath: target] = color
-            } else {
+            guard let color = document.withDecodedBytes(text, ColorRules.adobeColor) else {
                 context.error(.invalidColor, memberPath(), "must be 6 hex digits, with or without #, such as FF5733")
+                continue
+            }
+            switch key {
+            case .title: carousel.titleColor = color
+            case .body: carousel.bodyColor = color
+            case .background: carousel.backgroundColor = color
             }
         }
     }

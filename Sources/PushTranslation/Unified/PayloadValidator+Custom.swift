@@ -2,7 +2,7 @@ import PushModel
 
 extension PayloadValidator {
     /// Loc args spellings with the canonical loc key they need.
-    private static let argsNeedKey: [(args: CustomKey, key: CustomKey, keySpellings: [CustomKey])] = [
+    static let argsNeedKey: [(args: CustomKey, key: CustomKey, keySpellings: [CustomKey])] = [
         (.ios_title_loc_args, .ios_title_loc_key, [.ios_title_loc_key]),
         (.ios_loc_args, .ios_loc_key, [.ios_loc_key]),
         (.android_title_loc_args, .android_title_loc_key, [.android_title_loc_key]),
@@ -10,25 +10,45 @@ extension PayloadValidator {
         (.android_body_loc_key_args, .android_body_loc_key, [.android_body_loc_key, .android_body_loc_key_action]),
     ]
     /// Alias → canonical spelling.
-    private static let aliases: [(alias: CustomKey, canonical: CustomKey)] = [
+    static let aliases: [(alias: CustomKey, canonical: CustomKey)] = [
         (.android_body_loc_key_action, .android_body_loc_key), (.android_body_loc_key_args, .android_body_loc_args),
     ]
+    /// The aliases and the loc args spellings: without one of them given, neither rule above applies, and
+    /// most payloads give none (a test checks that both tables' keys are here).
+    static var ruleKeys: CustomKeySet {
+        var keys = CustomKeySet()
+        keys.insert(.android_body_loc_key_action)
+        keys.insert(.android_body_loc_key_args)
+        keys.insert(.ios_title_loc_args)
+        keys.insert(.ios_loc_args)
+        keys.insert(.android_title_loc_args)
+        keys.insert(.android_body_loc_args)
+        return keys
+    }
 
-    mutating func readCustom(_ token: Int, _ path: String) {
+    /// The pointer of `custom`. A literal, not a parameter: the pointers of its members are made only for
+    /// a diagnostic, and closures that make them then capture no `String` to retain.
+    private static var path: String { "/custom" }
+
+    /// The pointer of one `custom` member.
+    private static func path(_ key: CustomKey) -> String { JSONPointer.appending(path, key.rawValue) }
+
+    mutating func readCustom(_ token: Int) {
         let document = self.document
+        let path = Self.path
         guard let object = context.object(token, path) else { return }
         var given = CustomKeySet()
-        for (name, value) in document.members(object) {
-            guard let key = document.key(name, as: CustomKey.self) else {
+        for (name, key, value) in document.members(object, keyedBy: CustomKey.self) {
+            guard let key else {
                 context.unknownField(JSONPointer.appending(path, document.string(name)), in: "custom")
                 continue
             }
             if document.isNull(value) { continue }
-            readCustomMember(key, value, JSONPointer.appending(path, key.rawValue))
+            readCustomMember(key, value)
             given.insert(key)
             givenUses.insert(key.isIOS ? .apnsDelivered : .androidOptions)
         }
-        guard !given.isEmpty else { return }
+        guard !given.isDisjoint(with: Self.ruleKeys) else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {
             context.error(
                 .invalidValue, JSONPointer.appending(path, alias.rawValue),
@@ -49,8 +69,9 @@ extension PayloadValidator {
     }
 
     /// Reads one non-null `custom` member.
-    private mutating func readCustomMember(_ key: CustomKey, _ value: Int, _ path: @autoclosure () -> String) {
+    private mutating func readCustomMember(_ key: CustomKey, _ value: Int) {
         let document = self.document
+        func path() -> String { Self.path(key) }
         switch key {
         case .ios_badge:
             if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil {
@@ -78,8 +99,7 @@ extension PayloadValidator {
             if let args = readLocArgs(value, path()) { notification.android.bodyLocArgs = args }
         case .android_led_color:
             guard let text = context.string(value, path()) else { break }
-            let color = document.string(text)
-            if ColorRules.isAndroidLEDColor(color) {
+            if let color = document.withDecodedBytes(text, ColorRules.androidLEDColor) {
                 notification.android.ledColor = color
             } else {
                 context.error(.invalidColor, path(), "must be a color written #RRGGBB")
@@ -115,5 +135,5 @@ struct CustomKeySet {
 
     mutating func insert(_ key: CustomKey) { bits |= Self.bit(key) }
     func contains(_ key: CustomKey) -> Bool { bits & Self.bit(key) != 0 }
-    var isEmpty: Bool { bits == 0 }
+    func isDisjoint(with other: CustomKeySet) -> Bool { bits & other.bits == 0 }
 }

@@ -4,8 +4,7 @@ extension PayloadValidator {
     mutating func readMessage(_ token: Int, _ path: String) {
         let document = self.document
         guard let object = context.object(token, path) else { return }
-        for (name, value) in document.members(object) {
-            let key = document.key(name, as: MessageKey.self)
+        for (name, key, value) in document.members(object, keyedBy: MessageKey.self) {
             if document.isNull(value) {
                 if key == nil {
                     context.unknownField(JSONPointer.appending(path, document.string(name)), in: "message")

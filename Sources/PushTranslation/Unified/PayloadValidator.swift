@@ -23,6 +23,8 @@ struct PayloadValidator {
     /// The formats `platform.android` routes to (`--android-formats`).
     let androidFormats: OutputFormatSet
 
+    /// Inlined so that the large IR is built in the caller's frame, not built here and copied out.
+    @inline(__always)
     init(
         document: JSONDocument, lenient: Bool,
         androidFormats: OutputFormatSet = TranslatorConfiguration.defaultAndroidFormats
@@ -55,13 +57,18 @@ struct PayloadValidator {
         readTopLevel(0)
         route()
         if context.errors.isEmpty { warnUnusedFields() }
-        return (context.errors.sorted(), context.warnings.sorted())
+        return (Self.sorted(context.errors), Self.sorted(context.warnings))
+    }
+
+    /// `diagnostics` sorted. Most payloads have no diagnostic at all, and `sorted()` copies even an empty
+    /// array, so fewer than two are returned as they are.
+    private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.count < 2 ? diagnostics : diagnostics.sorted()
     }
 
     private mutating func readTopLevel(_ root: Int) {
         let document = self.document
-        for (name, value) in document.members(root) {
-            let key = document.key(name, as: TopLevelKey.self)
+        for (name, key, value) in document.members(root, keyedBy: TopLevelKey.self) {
             if key != nil && document.isNull(value) { continue }
             // Known keys have fixed pointers; only an unknown key's pointer needs escaping.
             switch key {
@@ -71,7 +78,7 @@ struct PayloadValidator {
             case .message: readMessage(value, "/message")
             case .data:
                 if let object = context.object(value, "/data") { notification.data = InputValue(token: object) }
-            case .custom: readCustom(value, "/custom")
+            case .custom: readCustom(value)
             case .dryRun:
                 if let flag = context.bool(value, "/dry_run") { notification.dryRun = flag }
             case .collapse_id: readCollapseID(value, "/collapse_id")
@@ -91,10 +98,13 @@ struct PayloadValidator {
     private mutating func readID(_ token: Int, _ path: String) {
         let document = self.document
         guard let id = context.string(token, path) else { return }
-        let length = document.characterCount(id)
-        guard length <= 128 else {
-            context.error(.outOfRange, path, "must be at most 128 characters, got \(length)")
-            return
+        // A text has at most as many characters as raw bytes: only a longer one needs counting.
+        if id.length > 128 {
+            let length = document.characterCount(id)
+            guard length <= 128 else {
+                context.error(.outOfRange, path, "must be at most 128 characters, got \(length)")
+                return
+            }
         }
         notification.id = id
     }
@@ -105,8 +115,8 @@ struct PayloadValidator {
             platformInvalid = true
             return
         }
-        for (name, value) in document.members(object) {
-            switch document.key(name, as: PlatformKey.self) {
+        for (name, key, value) in document.members(object, keyedBy: PlatformKey.self) {
+            switch key {
             case .ios:
                 guard !document.isNull(value) else { continue }
                 if let flag = context.bool(value, JSONPointer.appending(path, "ios")) {

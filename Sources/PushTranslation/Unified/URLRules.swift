@@ -1,4 +1,7 @@
 /// The URL rules of SPEC sections 3 and 9.
+///
+/// Each check is one forward pass over the bytes: every byte is tested against the character class of
+/// the URI part it is in (a shift of a bit mask), and the part changes at its delimiter.
 enum URLRules {
     /// An absolute URI with a scheme (RFC 3986), only characters RFC 3986 allows, `%` followed by two hex digits.
     static func isAbsoluteURI(_ text: String) -> Bool {
@@ -7,82 +10,118 @@ enum URLRules {
     }
 
     static func isAbsoluteURI(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
-        guard isAlpha(utf8[0]) else { return false }
-        for byte in UnsafeBufferPointer(rebasing: utf8[1..<colon])
-        where !(isAlpha(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E) {
-            return false
-        }
-        // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3).
-        var end = utf8.count
-        if let hash = utf8[(colon + 1)...].firstIndex(of: UInt8(ascii: "#")) {
-            guard isValid(utf8, hash + 1..<end, allowing: .query) else { return false }
-            end = hash
-        }
-        if let question = utf8[(colon + 1)..<end].firstIndex(of: UInt8(ascii: "?")) {
-            guard isValid(utf8, question + 1..<end, allowing: .query) else { return false }
-            end = question
-        }
-        var pathStart = colon + 1
-        if end - pathStart >= 2 && utf8[pathStart] == UInt8(ascii: "/") && utf8[pathStart + 1] == UInt8(ascii: "/") {
-            let authorityStart = pathStart + 2
-            let authorityEnd = utf8[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        let count = utf8.count
+        // scheme ":" hier-part [ "?" query ] [ "#" fragment ] (RFC 3986 section 3); the scheme is
+        // ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), so it ends at the first byte outside that.
+        guard count > 0, isAlpha(utf8[0]) else { return false }
+        var index = 1
+        while index < count && CharacterClass.scheme.contains(utf8[index]) { index += 1 }
+        guard index < count, utf8[index] == UInt8(ascii: ":") else { return false }
+        index += 1
+        if index + 1 < count && utf8[index] == UInt8(ascii: "/") && utf8[index + 1] == UInt8(ascii: "/") {
+            // The authority ends at the first "/", "?" or "#".
+            let authorityStart = index + 2
+            var authorityEnd = authorityStart
+            while authorityEnd < count && !CharacterClass.authorityEnd.contains(utf8[authorityEnd]) {
+                authorityEnd += 1
+            }
             guard isAuthority(utf8, authorityStart..<authorityEnd) else { return false }
-            pathStart = authorityEnd
+            index = authorityEnd
         }
-        return isValid(utf8, pathStart..<end, allowing: .pathOrSlash)
+        // The path, then the query after the first "?", then the fragment after the first "#" (the query
+        // class holds "?" but not "#").
+        var allowed = CharacterClass.pathOrSlash
+        var inFragment = false
+        while index < count {
+            let byte = utf8[index]
+            if allowed.contains(byte) {
+                index += 1
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard isEscape(utf8, at: index, before: count) else { return false }
+                index += 3
+            case UInt8(ascii: "?"):  // only in the path: the query class holds it
+                allowed = .query
+                index += 1
+            case UInt8(ascii: "#") where !inFragment:
+                allowed = .query
+                inFragment = true
+                index += 1
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`: `@` only once (userinfo cannot hold one), `[` and `]` only
-    /// around an IP literal, a port of digits only.
+    /// around an IP literal, a port of digits only. One pass: the userinfo class holds the host class
+    /// and `:`, so the bytes up to an `@` are read as userinfo, and as host and port when no `@` follows.
     private static func isAuthority(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        var hostStart = range.lowerBound
-        if let at = utf8[range].firstIndex(of: UInt8(ascii: "@")) {
-            guard isValid(utf8, range.lowerBound..<at, allowing: .userInfo) else { return false }
-            hostStart = at + 1
-        }
-        var portStart: Int?
-        if hostStart < range.upperBound && utf8[hostStart] == UInt8(ascii: "[") {
-            guard let close = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: "]")),
-                close > hostStart + 1
-            else { return false }
-            let literal = UnsafeBufferPointer(rebasing: utf8[(hostStart + 1)..<close])
-            guard literal.allSatisfy(CharacterClass.userInfo.contains) else {
-                return false
+        let end = range.upperBound
+        var index = range.lowerBound
+        var firstColon = end
+        while index < end {
+            let byte = utf8[index]
+            if CharacterClass.host.contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: ":") {
+                if firstColon == end { firstColon = index }
+                index += 1
+            } else if byte == UInt8(ascii: "%") && isEscape(utf8, at: index, before: end) {
+                index += 3
+            } else {
+                break
             }
-            if close + 1 < range.upperBound {
-                guard utf8[close + 1] == UInt8(ascii: ":") else { return false }
-                portStart = close + 2
-            }
-        } else {
-            let hostEnd = utf8[hostStart..<range.upperBound].firstIndex(of: UInt8(ascii: ":")) ?? range.upperBound
-            guard isValid(utf8, hostStart..<hostEnd, allowing: .host) else {
-                return false
-            }
-            if hostEnd < range.upperBound { portStart = hostEnd + 1 }
         }
-        if let portStart {
-            return UnsafeBufferPointer(rebasing: utf8[portStart..<range.upperBound]).allSatisfy(isDigit)
+        guard index < end else {
+            // No `@`: the host ends at the first `:`, and a port follows it.
+            return isPort(utf8, firstColon < end ? firstColon + 1..<end : end..<end)
         }
+        if utf8[index] == UInt8(ascii: "@") { return isHost(utf8, index + 1..<end) }
+        // Any other byte is wrong in userinfo, in a host name and in a port: only an IP literal at the
+        // start can hold it (with an `@` after it, the literal or its port is wrong too).
+        return index == range.lowerBound && isHost(utf8, range)
+    }
+
+    /// `host [ ":" port ]`, the host an IP literal in `[` `]` or a name of host characters and escapes.
+    private static func isHost(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let end = range.upperBound
+        var index = range.lowerBound
+        if index < end && utf8[index] == UInt8(ascii: "[") {
+            index += 1
+            while index < end && CharacterClass.userInfo.contains(utf8[index]) { index += 1 }
+            guard index < end, utf8[index] == UInt8(ascii: "]"), index > range.lowerBound + 1 else { return false }
+            index += 1
+            guard index < end else { return true }
+            return utf8[index] == UInt8(ascii: ":") && isPort(utf8, index + 1..<end)
+        }
+        while index < end {
+            let byte = utf8[index]
+            if CharacterClass.host.contains(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: "%") && isEscape(utf8, at: index, before: end) {
+                index += 3
+            } else {
+                break
+            }
+        }
+        guard index < end else { return true }
+        return utf8[index] == UInt8(ascii: ":") && isPort(utf8, index + 1..<end)
+    }
+
+    /// Whether `range` holds digits only.
+    private static func isPort(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for index in range where !isDigit(utf8[index]) { return false }
         return true
     }
 
-    /// Whether every byte of `range` is allowed or starts a `%XX` escape.
-    private static func isValid(
-        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, allowing allowed: CharacterClass
-    ) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < range.upperBound, isHex(utf8[index + 1]), isHex(utf8[index + 2]) else { return false }
-                index += 3
-                continue
-            }
-            guard allowed.contains(byte) else { return false }
-            index += 1
-        }
-        return true
+    /// Whether the `%` at `index` is followed by two hex digits before `end`.
+    @inline(__always)
+    private static func isEscape(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int, before end: Int) -> Bool {
+        index + 2 < end && isHex(utf8[index + 1]) && isHex(utf8[index + 2])
     }
 
     /// A set of ASCII bytes, as two bit masks: testing a byte is a shift, not a chain of comparisons.
@@ -109,8 +148,11 @@ enum URLRules {
         static let pathOrSlash = CharacterClass(low: 0x2FFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
         /// `pchar` without `%`, `/` and `?`: a query or fragment.
         static let query = CharacterClass(low: 0xAFFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
+        /// ALPHA, DIGIT, `+`, `-` and `.`: a scheme after its first letter.
+        static let scheme = CharacterClass(low: 0x03FF_6800_0000_0000, high: 0x07FF_FFFE_07FF_FFFE)
+        /// `/`, `?` and `#`: the bytes that end an authority.
+        static let authorityEnd = CharacterClass(low: 0x8000_8008_0000_0000, high: 0)
     }
-
     /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
     static func isImageURL(_ text: String) -> Bool {
         var text = text
@@ -119,16 +161,15 @@ enum URLRules {
 
     static func isImageURL(bytes utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard isAbsoluteURI(bytes: utf8) else { return false }
-        var index = 0
-        for expected in "http".utf8 {
-            guard index < utf8.count, utf8[index] | 0x20 == expected else { return false }
-            index += 1
-        }
-        if index < utf8.count, utf8[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
-        for expected in "://".utf8 {
-            guard index < utf8.count, utf8[index] == expected else { return false }
-            index += 1
-        }
+        // "http" or "https" in any case (`| 0x20` lower-cases a letter), then "://".
+        guard utf8.count >= 7, utf8[0] | 0x20 == UInt8(ascii: "h"), utf8[1] | 0x20 == UInt8(ascii: "t"),
+            utf8[2] | 0x20 == UInt8(ascii: "t"), utf8[3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
+        var index = utf8[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+        guard index + 3 <= utf8.count, utf8[index] == UInt8(ascii: ":"), utf8[index + 1] == UInt8(ascii: "/"),
+            utf8[index + 2] == UInt8(ascii: "/")
+        else { return false }
+        index += 3
         // authority = [userinfo "@"] host [":" port]; the host ends at ':' (or ']' for an IP literal).
         var end = index
         while end < utf8.count, utf8[end] != UInt8(ascii: "/"), utf8[end] != UInt8(ascii: "?"),

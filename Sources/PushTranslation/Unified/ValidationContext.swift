@@ -35,18 +35,27 @@ struct ValidationContext {
 
     // MARK: typed readers
 
-    /// A non-empty string; `wrong_type` or `out_of_range` otherwise.
+    /// A non-empty string; `wrong_type` or `out_of_range` otherwise. The valid case is inlined into each
+    /// reader; the diagnostics are made out of line.
+    @inline(__always)
     mutating func string(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
-        guard document.kind(token) == .string else {
-            wrongType(path(), expected: "a string", got: token)
-            return nil
-        }
+        let item = document.tokens[token]
         // Any escape decodes to at least one character, so an empty raw string is the only empty one.
-        guard document.tokens[token].length > 0 else {
-            error(.outOfRange, path(), "must not be empty")
+        guard item.kind == .string && item.length > 0 else {
+            reportNotString(token, path)
             return nil
         }
-        return document.text(token)
+        return InputText(start: Int(item.start), length: Int(item.length), isEscaped: item.isEscaped)
+    }
+
+    /// The diagnostic of a value that is not a non-empty string.
+    @inline(never)
+    private mutating func reportNotString(_ token: Int, _ path: () -> String) {
+        if document.kind(token) == .string {
+            error(.outOfRange, path(), "must not be empty")
+        } else {
+            wrongType(path(), expected: "a string", got: token)
+        }
     }
 
     /// A boolean; `wrong_type` otherwise.
@@ -78,24 +87,33 @@ struct ValidationContext {
         return token
     }
 
-    /// An integer (no fraction, no exponent) within `range`: its value.
+    /// An integer (no fraction, no exponent) within `range`: its value. The valid case is inlined into
+    /// each reader; the diagnostics are made out of line.
+    @inline(__always)
     mutating func integer(_ token: Int, _ path: @autoclosure () -> String, in range: ClosedRange<Int64>) -> Int64? {
+        if document.kind(token) == .number, case .value(let integer) = IntegerText(document.raw(token)),
+            range.contains(integer)
+        {
+            return integer
+        }
+        reportNotAnInteger(token, path, in: range)
+        return nil
+    }
+
+    /// The diagnostic of a value that is not an integer within `range`.
+    @inline(never)
+    private mutating func reportNotAnInteger(_ token: Int, _ path: () -> String, in range: ClosedRange<Int64>) {
         guard document.kind(token) == .number else {
             wrongType(path(), expected: "an integer", got: token)
-            return nil
+            return
         }
-        switch IntegerText(document.raw(token)) {
-        case .notInteger:
+        if IntegerText(document.raw(token)) == .notInteger {
             let message = "expected an integer (no fraction or exponent), got \(document.number(token).text)"
             error(.wrongType, path(), message)
-            return nil
-        case .value(let integer) where range.contains(integer):
-            return integer
-        case .value, .outsideInt64:
+        } else {
             let message =
                 "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
             error(.outOfRange, path(), message)
-            return nil
         }
     }
 
@@ -109,31 +127,42 @@ struct ValidationContext {
             return nil
         }
         let number = document.number(token)
-        let bound = exclusive ? "greater than \(Self.show(minimum))" : "at least \(Self.show(minimum))"
-        let upper = maximum.map { " and at most \(Self.show($0))" } ?? ""
+        // The allowed range as the messages word it, made only for a message.
+        func bounds() -> String {
+            let bound = exclusive ? "greater than \(Self.show(minimum))" : "at least \(Self.show(minimum))"
+            return bound + (maximum.map { " and at most \(Self.show($0))" } ?? "")
+        }
         guard let double = number.doubleValue else {
-            error(.outOfRange, path(), "must be a finite number \(bound)\(upper), got \(number.text)")
+            error(.outOfRange, path(), "must be a finite number \(bounds()), got \(number.text)")
             return nil
         }
         let aboveMinimum = exclusive ? double > minimum : double >= minimum
         guard aboveMinimum, maximum.map({ double <= $0 }) ?? true else {
-            error(.outOfRange, path(), "must be \(bound)\(upper), got \(number.text)")
+            error(.outOfRange, path(), "must be \(bounds()), got \(number.text)")
             return nil
         }
         return number
     }
 
     /// One of `choices`; `invalid_value` otherwise.
-    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text).
+    /// Matched on the decoded bytes by the choice's ``KeyTable`` (no `String` is made of the text). The
+    /// valid case is inlined into each reader; the diagnostic is made out of line.
+    @inline(__always)
     mutating func choice<Choice: JSONKey>(
         _ token: Int, _ path: @autoclosure () -> String, _ type: Choice.Type, choices: @autoclosure () -> [String]
     ) -> Choice? {
         guard let text = string(token, path()) else { return nil }
         guard let choice = document.withDecodedBytes(text, Choice.keyTable.match) else {
-            error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
+            reportNotAChoice(path, choices)
             return nil
         }
         return choice
+    }
+
+    /// The diagnostic of a string that is none of `choices`.
+    @inline(never)
+    private mutating func reportNotAChoice(_ path: () -> String, _ choices: () -> [String]) {
+        error(.invalidValue, path(), "must be one of \(choices().map { "\"\($0)\"" }.joined(separator: ", "))")
     }
 
     /// The decoded name of a member, for a JSON Pointer (built only when a diagnostic needs it).
