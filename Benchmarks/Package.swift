@@ -38,6 +38,17 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Translation alone in a loop, for counting its instructions with callgrind (`make bench-instructions`).
+        .executableTarget(
+            name: "translate-loop",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "PushTranslation", package: "pushgate"),
+                .product(name: "PushModel", package: "pushgate"),
+            ],
+            path: "Sources/TranslateLoop",
+            swiftSettings: swiftSettings
+        ),
         // The pipeline: `pushgate run` against librdkafka-c through one broker process.
         .executableTarget(
             name: "pipeline-benchmark",
