@@ -96,20 +96,11 @@ public struct OutputHeaders: Sendable {
     private func withSourceReference(_ body: (UnsafeRawBufferPointer) -> Void) {
         var topic = sourceTopic
         topic.withUTF8 { topicBytes in
-            // The topic, a colon, at most 11 bytes of partition, a colon, at most 20 of offset.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: topicBytes.count + 34) { buffer in
-                var position = 0
-                for byte in topicBytes {
-                    buffer[position] = byte
-                    position += 1
-                }
-                buffer[position] = UInt8(ascii: ":")
-                position += 1
-                position += DecimalText.write(Int64(sourcePartition), into: buffer, at: position)
-                buffer[position] = UInt8(ascii: ":")
-                position += 1
-                position += DecimalText.write(sourceOffset, into: buffer, at: position)
-                body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<position])))
+            let capacity = SourceReference.capacity(topicLength: topicBytes.count)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                let count = SourceReference.write(
+                    topic: topicBytes, partition: sourcePartition, offset: sourceOffset, into: buffer)
+                body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
             }
         }
     }

@@ -60,22 +60,38 @@ public struct InputRecord: Sendable, Equatable {
     public var sourceReference: String {
         var topic = topic
         return topic.withUTF8 { topicBytes in
-            // The topic, a colon, at most 11 bytes of partition, a colon, at most 20 of offset.
-            String(unsafeUninitializedCapacity: topicBytes.count + 34) { buffer in
-                var position = 0
-                for byte in topicBytes {
-                    buffer[position] = byte
-                    position += 1
-                }
-                buffer[position] = UInt8(ascii: ":")
-                position += 1
-                position += DecimalText.write(Int64(partition), into: buffer, at: position)
-                buffer[position] = UInt8(ascii: ":")
-                position += 1
-                position += DecimalText.write(offset, into: buffer, at: position)
-                return position
+            String(unsafeUninitializedCapacity: SourceReference.capacity(topicLength: topicBytes.count)) {
+                SourceReference.write(topic: topicBytes, partition: partition, offset: offset, into: $0)
             }
         }
+    }
+}
+
+/// `TOPIC:PARTITION:OFFSET`, how pushgate names a record's place (`pushgate-source`, a dead letter's id),
+/// written without intermediate strings.
+enum SourceReference {
+    /// The most bytes the reference takes for a topic of `topicLength` bytes: with a colon, at most 11
+    /// bytes of partition, a colon and at most 20 of offset.
+    static func capacity(topicLength: Int) -> Int { topicLength + 34 }
+
+    /// Writes the reference into `buffer`, which has room for ``capacity(topicLength:)`` bytes; the
+    /// number of bytes written.
+    static func write(
+        topic: UnsafeBufferPointer<UInt8>, partition: Int32, offset: Int64,
+        into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var position = 0
+        for byte in topic {
+            buffer[position] = byte
+            position += 1
+        }
+        buffer[position] = UInt8(ascii: ":")
+        position += 1
+        position += DecimalText.write(Int64(partition), into: buffer, at: position)
+        buffer[position] = UInt8(ascii: ":")
+        position += 1
+        position += DecimalText.write(offset, into: buffer, at: position)
+        return position
     }
 }
 
