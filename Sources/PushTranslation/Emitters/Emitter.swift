@@ -85,10 +85,11 @@ struct ReservedKeys {
             && JSONDocument.bytesEqual(base, prefix.utf8Start, count: prefix.utf8CodeUnitCount)
     }
 
-    /// The `reserved_key` errors of `data`, whose member names have `nameLengths` (see ``WrittenData``).
-    func check(_ data: InputValue?, nameLengths: UInt64, _ document: JSONDocument, format: OutputFormat) -> [Diagnostic]
+    /// The `reserved_key` errors of `data`, whose member name lengths `shared` holds.
+    func check(_ data: InputValue?, _ shared: SharedParts, _ document: JSONDocument, format: OutputFormat)
+        -> [Diagnostic]
     {
-        guard let data, nameLengths & lengths != 0 else { return [] }
+        guard let data, shared.dataNameLengths & lengths != 0 else { return [] }
         var errors: [Diagnostic] = []
         for (name, _) in document.members(data.token) {
             let reserved =

@@ -13,8 +13,7 @@ struct AdobeCarouselEmitter: Emitter {
         _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
         into writer: inout JSONWriter
     ) -> Emission {
-        var errors = Self.reserved.check(
-            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
+        var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if notification.message.title == nil {
             errors.append(Diagnostic(.missingField, at: "/message/title", "adobe-carousel needs message.title"))
         }

@@ -9,8 +9,7 @@ struct AndroidExpandableEmitter: Emitter {
         _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
         into writer: inout JSONWriter
     ) -> Emission {
-        var errors = Self.reserved.check(
-            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
+        var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if notification.message.body == nil {
             errors.append(
                 Diagnostic(

@@ -14,8 +14,7 @@ struct FacebookCardEmitter: Emitter {
         _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
         into writer: inout JSONWriter
     ) -> Emission {
-        var errors = Self.reserved.check(
-            notification.data, nameLengths: shared.dataNameLengths, document, format: format)
+        var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
             return Emission(value: [], errors: errors, warnings: [])
