@@ -109,6 +109,8 @@ test: deps lint
 	@# A sample of the fault matrix (docs/testing.md, "The fault matrix"): 3 of its 36 cells, chosen by the seed it
 	@# prints first (replay a failed cell with the command it prints); about a minute.
 	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 3
+	@# Commit order while a worker runs (docs/testing.md, "Commit order"): 1 and 3 brokers, refusals included.
+	$(PYTHON) Tests/Integration/commit_probe.py --pushgate $(BIN) --refusals --seconds 15
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the

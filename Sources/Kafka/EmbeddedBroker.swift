@@ -16,17 +16,23 @@ public final class EmbeddedBroker: Sendable {
     private let cluster: MockCluster
 
     /// Starts a cluster of `brokerCount` brokers and creates `topics` with `partitions` partitions each.
+    /// - Parameter traceEvents: log, at debug level, every append to a partition and every offset commit,
+    ///   in the order the cluster serves them (librdkafka's `debug=mock` lines): one thread serves every
+    ///   broker of the cluster and logs each event before it answers the request, so the log is the order
+    ///   in which records became readable and commits were stored.
     public init(
         brokerCount: Int = 1, topics: [String] = [], partitions: Int = 8,
-        logger: Logger = Logger(label: "pushgate.broker")
+        logger: Logger = Logger(label: "pushgate.broker"), traceEvents: Bool = false
     ) throws(KafkaError) {
         guard brokerCount >= 1 else { throw KafkaError.client("an embedded broker needs at least 1 broker") }
         // A producer handle that never produces hosts the cluster, as librdkafka's own tests do. Its
         // notice that it has no bootstrap servers is expected, so it logs warnings and worse only.
         var hostLogger = logger
-        hostLogger.logLevel = max(logger.logLevel, .warning)
+        hostLogger.logLevel = traceEvents ? .debug : max(logger.logLevel, .warning)
+        var properties = [("log.connection.close", "false")]
+        if traceEvents { properties.append(("debug", "mock")) }
         let host = try RDKafkaClient.make(
-            kind: .producer, properties: [("log.connection.close", "false")],
+            kind: .producer, properties: properties,
             callbacks: RDKafkaCallbacks(logger: hostLogger, statisticsHandler: nil))
         guard let pointer = rd_kafka_mock_cluster_new(host.handle, Int32(clamping: brokerCount)) else {
             host.destroy()

@@ -48,6 +48,13 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also create this topic (repeatable).", valueName: "NAME"))
     var extraTopic: [String] = []
 
+    @Flag(
+        help: ArgumentHelp(
+            "Log every append to a partition and every offset commit to standard error, in the order the "
+                + "brokers serve them (librdkafka's debug=mock lines).",
+            discussion: "For tests that check when records became readable against when offsets were committed."))
+    var traceEvents = false
+
     func validate() throws {
         let counts = Settings.partitionCounts
         guard counts.contains(partitions) else {
@@ -63,9 +70,11 @@ struct BrokerCommand: AsyncParsableCommand {
         let renamed = try KeyValueOption.topics(topics)
         let formatTopics = OutputFormat.allCases.map { renamed[$0] ?? $0.defaultTopic }
         let allTopics = [inputTopic] + formatTopics + [deadLetterTopic] + extraTopic
-        let (brokers, partitions) = (brokers, partitions)
+        let (brokers, partitions, traceEvents) = (brokers, partitions, traceEvents)
         let broker = try await DedicatedThread.run(name: "embedded-broker-setup") { [logger] in
-            try EmbeddedBroker(brokerCount: brokers, topics: allTopics, partitions: partitions, logger: logger)
+            try EmbeddedBroker(
+                brokerCount: brokers, topics: allTopics, partitions: partitions, logger: logger,
+                traceEvents: traceEvents)
         }
         StandardStreams.writeLine(broker.bootstrapServers)
         let service = EmbeddedBrokerService(broker: broker, controlLines: control ? StandardStreams.inputLines() : nil)

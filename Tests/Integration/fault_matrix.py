@@ -30,6 +30,9 @@ keys, payloads valid for one or several formats or invalid), then checks:
   replacement (README, "A record the broker refuses as too large"; counted as replaced);
 - per output topic and key, first occurrences follow input order (a replacement dead letter, written
   when the refusal comes back, is not held to it);
+- no commit comes before the records of the inputs it covers: in the broker's own order of appends and
+  commits (`pushgate broker --trace-events`), and in samples of the committed and end offsets taken
+  every second while the cell runs (commit_watch.py);
 - outputs complete within 45 s once every input is written, committed offsets at the end offsets
   within 20 s after; in too_large cells at least one replacement (the refusals reached a worker);
 - every worker still runs (no fatal error is provoked), exits 0 on SIGTERM, and the group's committed
@@ -62,6 +65,8 @@ from confluent_kafka import KafkaException  # noqa: E402
 
 from harness import (INPUT_TOPIC, LOG, OUTPUT_TOPICS, BackgroundReader, Broker, HarnessError,  # noqa: E402
                      committed_and_end_offsets, expected_outputs, read_all)
+from commit_watch import (BrokerEvents, CommitSampler, commits_before_appends,  # noqa: E402
+                          describe_commit_before_append, describe_early, early_commits)
 from matrix_cell import ASSIGNED, REVOKED, Feed, Workers, log_tail  # noqa: E402
 from output_check import REPLACED, VALUE_OMITTED, WRITTEN, Expectation, describe, order_violations  # noqa: E402
 
@@ -166,9 +171,11 @@ class Run:
         self.rng, self.records, self.pushgate = rng, args.records, args.pushgate
         self.window = 7.0 if self.paired else 2.0
         self.refused_reason, self.failures, self.events, self.late, self.reader = None, [], [], 0, None
+        self.sampler, self.samples, self.commits = None, [], 0
         self.started = time.monotonic()
         self.verbose = args.verbose
-        self.broker = Broker(args.pushgate, PARTITIONS, self.brokers, os.path.join(directory, "broker.log"))
+        self.broker = Broker(args.pushgate, PARTITIONS, self.brokers, os.path.join(directory, "broker.log"),
+                             trace_events=True)
         self.feed = Feed(self.broker.address, self.records, KEYS)
         self.workers = Workers(args.pushgate, self.broker.address, GROUP, directory)
 
@@ -204,6 +211,7 @@ def drive(run):
     for name in run.workers.wait_assigned(names, ASSIGN_TIMEOUT):
         run.fail("no assignment", f"worker {name} had no partitions {ASSIGN_TIMEOUT} s after it started")
     run.note("initial workers assigned")
+    run.sampler = CommitSampler(run.broker.address, GROUP, interval=1.0)
     run.feed.start(FEED_SECONDS)
     if trigger:
         time.sleep(run.rng.uniform(0.5, 2.0))
@@ -252,7 +260,8 @@ def check(run):
             run.fail("SIGTERM", f"worker {name} " + (f"exited {status}" if status is not None
                                                       else "still ran 60 s") + " after SIGTERM")
     records = reader.stop()
-    run.note(f"{len(records)} output records read")
+    run.samples = run.sampler.stop()
+    run.note(f"{len(records)} output records read, {len(run.samples)} commit samples")
     committed, ends = committed_and_end_offsets(run.broker.address, GROUP)
     if committed != ends:
         run.fail("offsets", f"after the workers stopped, committed {committed} != end offsets {ends}")
@@ -291,12 +300,28 @@ def compare(run, expectation, records):
                  + "\n".join(describe(record) for record in comparison.wrong[:3]))
     if run.refused_reason and not comparison.kinds[REPLACED] + comparison.kinds[VALUE_OMITTED]:
         run.fail("fault missed", "no replacement read: the refusals reached no worker request")
+    check_commit_order(run, expectation, records)
     violations, run.late = order_violations(records, exempt=lambda record: expectation.kind(record) != WRITTEN)
     if violations:
         run.fail("order", f"{len(violations)} (topic, key) out of input order, e.g. "
                  + "; ".join(f"{topic} key {key!r}: input {before} before {after}"
                              for (topic, key), before, after in violations[:3]))
     return comparison
+
+
+def check_commit_order(run, expectation, records):
+    """Every commit came after its inputs' records, in the broker's own order of events and in the samples
+    taken while the cell ran (commit_watch.py)."""
+    events = BrokerEvents(run.broker.log_path, GROUP)
+    run.commits = len(events.commits)
+    if not events.commits:
+        run.fail("early commit", "the broker logged no commit of the group: the order was not checked")
+    if (before := commits_before_appends(events, expectation, records, INPUT_TOPIC)):
+        run.fail("early commit", f"{len(before)} records appended after the commit of their input, e.g.\n"
+                 + "\n".join(describe_commit_before_append(e) for e in before[:3]))
+    if (early := early_commits(run.samples, expectation, records)):
+        run.fail("early commit", f"{len(early)} records of inputs seen committed were not readable then, e.g.\n"
+                 + "\n".join(describe_early(e) for e in early[:3]))
 
 
 def run_cell(args, cell, rng, directory):
@@ -315,6 +340,8 @@ def run_cell(args, cell, rng, directory):
         LOG.removeHandler(trail)
         if run.reader:
             run.reader.stop(idle=0)
+        if run.sampler:
+            run.sampler.stop()
         run.feed.close()
         run.workers.kill_all()
         if not run.broker.alive():
@@ -343,7 +370,7 @@ def report(run, comparison, cell, seconds, seed, repetition, attempt):
     checks = list(dict.fromkeys(check for check, _ in run.failures))
     verdict = f"FAIL ({', '.join(checks)})" if checks else "PASS"
     print(f"cell {fault.name} brokers={brokers} paired={'yes' if paired else 'no'}: {verdict} {counts} "
-          f"seconds={seconds:.1f}{extra}", flush=True)
+          f"commits={run.commits} samples={len(run.samples)} seconds={seconds:.1f}{extra}", flush=True)
     if checks:
         print_failure(run, cell, seed, repetition, attempt)
 

@@ -71,13 +71,14 @@ def input_key(index, keys):
 
 class Broker:
     """`pushgate broker --control`: its address and fault commands on its standard input; its standard
-    error goes to `log_path` (default: this process's)."""
+    error goes to `log_path` (default: this process's), with every append and commit if `trace_events`."""
 
-    def __init__(self, pushgate, partitions=8, brokers=1, log_path=None):
+    def __init__(self, pushgate, partitions=8, brokers=1, log_path=None, trace_events=False):
         self.log_path = log_path
         log = open(log_path, "w") if log_path else None
+        trace = ["--trace-events"] if trace_events else []
         self.process = subprocess.Popen(
-            [pushgate, "broker", "--partitions", str(partitions), "--brokers", str(brokers), "--control"],
+            [pushgate, "broker", "--partitions", str(partitions), "--brokers", str(brokers), "--control"] + trace,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, bufsize=1)
         if log:
             log.close()
@@ -113,13 +114,14 @@ class Broker:
                 self.process.wait()
 
 
-def start_worker(pushgate, address, group, name, log_path, level="warning"):
+def start_worker(pushgate, address, group, name, log_path, level="warning", max_in_flight=500):
     """A `pushgate run` process in `group`, both Android formats routed, quick group timings, at most
-    500 records in flight; its standard error goes to `log_path`."""
+    `max_in_flight` records in flight (None: the default); its standard error goes to `log_path`."""
     LOG.info(f"starting worker {name} (log: {log_path})")
+    bound = ["--max-in-flight", str(max_in_flight)] if max_in_flight else []
     with open(log_path, "w") as log:
         return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", group,
-                                 "--log-level", level, "--max-in-flight", "500"] + QUICK + ANDROID,
+                                 "--log-level", level] + bound + QUICK + ANDROID,
                                 stdout=subprocess.DEVNULL, stderr=log)
 
 

@@ -26,10 +26,11 @@ REVOKED = re.compile(r"partitions (revoked|lost): ")
 
 
 class Feed:
-    """The inputs of a cell (payloads in turn, `input_key` keys among `keys`, HEADERS, TIMESTAMP)."""
+    """The inputs of a cell (`corpus`, default `payloads()`, in turn; `input_key` keys among `keys`;
+    HEADERS, TIMESTAMP)."""
 
-    def __init__(self, address, count, keys):
-        corpus = payloads()
+    def __init__(self, address, count, keys, corpus=None):
+        corpus = corpus or payloads()
         self.pending = collections.deque((input_key(i, keys), corpus[i % len(corpus)]) for i in range(count))
         self.producer = Producer(client_config(address, {"enable.idempotence": True, "linger.ms": 5,
                                                          "max.in.flight.requests.per.connection": 1}))

@@ -1,4 +1,6 @@
 import Kafka
+import Logging
+import PushgateTestSupport
 import Testing
 
 @Suite("Embedded broker fault-injection commands")
@@ -26,6 +28,26 @@ struct EmbeddedBrokerControlTests {
         }
         broker.shutdown()
         #expect(broker.perform(controlCommand: "up 1") == "error: the embedded broker is shut down")
+    }
+
+    @Test func tracedEventsLogAnAppendBeforeItIsAcknowledged() async throws {
+        for traced in [true, false] {
+            let log = CapturedLog()
+            let broker = try EmbeddedBroker(
+                topics: ["traced"], partitions: 1, logger: Logger(label: "broker", factory: log.handler),
+                traceEvents: traced)
+            defer { broker.shutdown() }
+            let producer = try KafkaProducer(
+                configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
+                logger: KafkaTestSupport.logger)
+            for value in ["a", "b"] {
+                _ = try await producer.send(KafkaProducerMessage(topic: "traced", key: nil, value: Array(value.utf8)))
+            }
+            let appends = log.lines.filter { $0.contains("Log append traced [0] 1 messages") }
+            await producer.shutdown()
+            #expect(appends.count == (traced ? 2 : 0), "\(log.lines.suffix(5))")
+            #expect(!traced || appends.last?.contains("at offset 1 ") == true)
+        }
     }
 
     @Test func errorNamesAndApiKeysResolve() {
