@@ -89,7 +89,7 @@ class CheckDeployTests(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         # A minimal clone: what the Dockerfile COPYs, and a copy of deploy/, committed to git.
         self.repo = self.tmp / "repo"
-        for name in ("Package.swift", "Sources/pushgate/main.swift", "Tests/T/T.swift"):
+        for name in ("Package.swift", "Package.resolved", "Sources/pushgate/main.swift", "Tests/T/T.swift"):
             (self.repo / name).parent.mkdir(parents=True, exist_ok=True)
             (self.repo / name).write_text("")
         self.deploy = self.repo / "deploy"
@@ -108,6 +108,7 @@ class CheckDeployTests(unittest.TestCase):
         self.fake.chmod(0o755)
         self.git("init", "-q")
         self.git("add", "-A")
+        self.git("add", "-f", "Package.resolved")  # committed even where a global ignore file lists it
 
     def git(self, *args: str):
         subprocess.run(["git", "-C", str(self.repo), *args], check=True, capture_output=True)
@@ -179,9 +180,8 @@ class CheckDeployTests(unittest.TestCase):
     # -- COPY sources
 
     def test_copy_of_an_untracked_file_fails(self):
-        # The original bug: Package.resolved exists on the developer's machine but not in a clone.
-        (self.repo / "Package.resolved").write_text("{}")
-        self.edit("Dockerfile", "COPY Package.swift ./", "COPY Package.swift Package.resolved ./")
+        # A file that exists on the developer's machine but is not committed is not in a clone.
+        self.git("rm", "-q", "--cached", "Package.resolved")
         self.assert_fails("COPY source Package.resolved is in a fresh clone")
 
     def test_copy_of_a_file_the_dockerignore_excludes_fails(self):
