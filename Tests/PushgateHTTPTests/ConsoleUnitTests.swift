@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import PushgateHTTP
+import PushgateKafka
 import Testing
 
 @Suite("Console: token, listen address, follow-through, queries")

@@ -1,8 +1,8 @@
 import Foundation
-import Kafka
 import Logging
-import Operations
 import PushWorker
+import PushgateKafka
+import PushgateLogging
 import PushgateTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 @Suite("Explicit offset commits", .timeLimit(.minutes(2)))

@@ -1,8 +1,9 @@
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateKafka
+import PushgateLogging
 
 /// Every setting of `pushgate run`, resolved from its flags (``RunOptions``), then `PUSHGATE_*`
 /// variables, then a configuration file, then the defaults of ``Settings`` (maps, `topics` and
@@ -40,7 +41,8 @@ public struct RunSettings: Sendable {
     ) throws(SettingError) -> RunSettings {
         var file: ConfigFile?
         if readingFile,
-            let path = try SettingReader(environment: environment).value(Settings.config, flag: options.config)
+            let path = try SettingReader(environment: environment).value(
+                Settings.config, flag: options.connection.config)
         {
             file = try ConfigFile.load(path: path)
         }
@@ -52,21 +54,24 @@ public struct RunSettings: Sendable {
     public static func resolve(_ options: RunOptions, _ reader: SettingReader) throws(SettingError) -> RunSettings {
         let metricsPort = try reader.value(Settings.metricsPort, flag: options.metricsPort)
         let worker = PushWorkerConfiguration(
-            bootstrapServers: try reader.value(Settings.bootstrapServers, flag: options.bootstrapServers) ?? "",
-            groupId: try reader.value(Settings.groupId, flag: options.groupId),
-            inputTopic: try reader.value(Settings.inputTopic, flag: options.inputTopic),
+            bootstrapServers: try reader.value(Settings.bootstrapServers, flag: options.connection.bootstrapServers)
+                ?? "",
+            groupId: try reader.value(Settings.groupId, flag: options.connection.groupId),
+            inputTopic: try reader.value(Settings.inputTopic, flag: options.connection.inputTopic),
             translator: try reader.translatorConfiguration(
-                lenient: options.lenient, maxPayloadBytes: options.maxPayloadBytes, topics: options.topics,
-                deadLetterTopic: options.deadLetterTopic, androidFormats: options.androidFormats),
-            kafkaProperties: try reader.value(Settings.kafkaProperties, flagEntries: options.kafkaProperties),
+                lenient: options.connection.lenient, maxPayloadBytes: options.connection.maxPayloadBytes,
+                topics: options.connection.topics, deadLetterTopic: options.connection.deadLetterTopic,
+                androidFormats: options.connection.androidFormats),
+            kafkaProperties: try reader.value(
+                Settings.kafkaProperties, flagEntries: options.connection.kafkaProperties),
             maxInFlightRecords: try reader.value(Settings.maxInFlight, flag: options.maxInFlight),
             statisticsIntervalMs: metricsPort == nil ? 0 : 5000,
             metricsPort: metricsPort)
         return RunSettings(
             worker: worker,
             partitions: try reader.value(Settings.partitions, flag: options.partitions),
-            logLevel: try reader.value(Settings.logLevel, flag: options.logLevel),
-            logFormat: try reader.value(Settings.logFormat, flag: options.logFormat),
+            logLevel: try reader.value(Settings.logLevel, flag: options.logging.logLevel),
+            logFormat: try reader.value(Settings.logFormat, flag: options.logging.logFormat),
             connectTimeoutSeconds: try reader.value(Settings.connectTimeout, flag: options.connectTimeout))
     }
 }

@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 import PushgateTestSupport
 
 /// Shared helpers for tests against the embedded broker.

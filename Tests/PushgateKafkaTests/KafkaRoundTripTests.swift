@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 @Suite("Kafka producer and consumer against the embedded broker", .timeLimit(.minutes(2)))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PushgateLogging
 
 extension SettingDefinition {
     /// The option's name for swift-argument-parser: `--NAME` or `-X`.
@@ -40,7 +41,7 @@ extension Option {
 
 // swift-format-ignore: AvoidRetroactiveConformances
 // Retroactive (swift-log's type, swift-argument-parser's protocol), and safe as long as neither package
-// declares it: `Operations` is pushgate's own library, linked only by the `pushgate` command.
+// declares it: `PushgateSettings` is pushgate's own library, linked only by the `pushgate` command.
 extension Logger.Level: @retroactive ExpressibleByArgument {
     /// The level named by `argument`, in any case.
     public init?(argument: String) { self.init(settingText: argument) }

@@ -1,7 +1,7 @@
 import CRdKafka
 import Testing
 
-@testable import Kafka
+@testable import PushgateKafka
 
 @Suite("A producer keeps one librdkafka topic object per topic")
 struct RDKafkaTopicHandlesTests {

@@ -1,5 +1,5 @@
 import Logging
-import Operations
+import PushgateLogging
 import Synchronization
 import Testing
 

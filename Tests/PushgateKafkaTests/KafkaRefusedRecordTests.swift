@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 @Suite("A record the broker refuses", .timeLimit(.minutes(2)))

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Logging
+import PushgateLogging
 
-/// The command-line options of `pushgate run`, typed, one per setting of ``Settings`` in the order of
-/// ``Settings/all``: each takes its flag and help from its definition. An option not given is `nil` (or
-/// empty), so that the variable, the file or the default applies (``RunSettings/resolve(_:_:)``); what the
-/// type cannot say (a range, an empty name) is checked there, with the same message as for a variable.
-public struct RunOptions: ParsableArguments, Sendable {
+/// The options that say where a command connects and which topics and translation settings it uses, shared
+/// by `pushgate run` and `pushgate console` (`@OptionGroup`), in the order of ``Settings/all``. An option
+/// not given is `nil` (or empty), so that the variable, the file or the default applies.
+public struct ConnectionOptions: ParsableArguments, Sendable {
     /// `--config FILE`.
     @Option(Settings.config) public var config: String?
     /// `--bootstrap-servers`.
@@ -27,18 +27,17 @@ public struct RunOptions: ParsableArguments, Sendable {
     @Option(Settings.maxPayloadBytes) public var maxPayloadBytes: Int?
     /// `-X KEY=VALUE`, repeatable.
     @Option(Settings.kafkaProperties) public var kafkaProperties: [String] = []
-    /// `--metrics-port`.
-    @Option(Settings.metricsPort) public var metricsPort: Int?
-    /// `--partitions`.
-    @Option(Settings.partitions) public var partitions: Int?
-    /// `--max-in-flight`.
-    @Option(Settings.maxInFlight) public var maxInFlight: Int?
+
+    /// No option given.
+    public init() {}
+}
+
+/// `--log-level` and `--log-format`, shared by `pushgate run` and `pushgate console` (`@OptionGroup`).
+public struct LoggingOptions: ParsableArguments, Sendable {
     /// `--log-level`.
     @Option(Settings.logLevel) public var logLevel: Logger.Level?
     /// `--log-format`.
     @Option(Settings.logFormat) public var logFormat: LogFormat?
-    /// `--connect-timeout`.
-    @Option(Settings.connectTimeout) public var connectTimeout: Int?
 
     /// No option given.
     public init() {}

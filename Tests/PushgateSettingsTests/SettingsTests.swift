@@ -1,8 +1,8 @@
 import ArgumentParser
 import Logging
-import Operations
 import PushModel
 import PushWorker
+import PushgateSettings
 import Testing
 
 @Suite("pushgate run settings: flags > environment > file > defaults")

@@ -1,7 +1,7 @@
 import Foundation
-import Operations
 import PushModel
 import PushWorker
+import PushgateSettings
 import Testing
 
 @Suite("One definition per setting: names, default, parser, doc")

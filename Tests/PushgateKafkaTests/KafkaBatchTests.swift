@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 /// Reading in batches gives the same records in the same order, fewer hand-overs.

@@ -2,6 +2,7 @@ import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateLogging
 
 /// Every setting of pushgate, defined once: names, default, parser and documentation. The commands'
 /// options take their name and help from here (``RunOptions``), ``RunSettings`` its values, and

@@ -2,7 +2,7 @@ import CRdKafka
 import Synchronization
 import Testing
 
-@testable import Kafka
+@testable import PushgateKafka
 
 /// Records what a consumer tells its rebalance listener.
 private final class RecordingListener: KafkaRebalanceListener {

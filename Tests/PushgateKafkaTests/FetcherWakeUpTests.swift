@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Kafka
+@testable import PushgateKafka
 
 /// librdkafka 2.0.2 stops fetching on a full queue and looks again only when its broker thread wakes
 /// up; the consumer wakes it once the application has drained the queue (``FetcherWakeUp``), by

@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 /// Using a client after it is shut down gives an error, never a call on a destroyed librdkafka handle.

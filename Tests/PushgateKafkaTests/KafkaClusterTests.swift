@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 /// What a metadata request tells of a cluster, on the embedded broker.

@@ -1,6 +1,7 @@
 import Foundation
-import Operations
 import PushModel
+import PushgateMetrics
+import PushgateSettings
 import Testing
 
 /// Every output format reaches every place that must know it. The compiler points to each `switch` over
