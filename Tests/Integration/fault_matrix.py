@@ -60,7 +60,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confluent_kafka import KafkaException  # noqa: E402
 
-from harness import (INPUT_TOPIC, LOG, OUTPUT_TOPICS, BackgroundReader, Broker, HarnessError,  # noqa: E402
+from harness import (INPUT_TOPIC, LOG, output_topics, BackgroundReader, Broker, HarnessError,  # noqa: E402
                      committed_and_end_offsets, expected_outputs, read_all)
 from matrix_cell import ASSIGNED, REVOKED, Feed, Workers, log_tail  # noqa: E402
 from output_check import REPLACED, VALUE_OMITTED, WRITTEN, Expectation, describe, order_violations  # noqa: E402
@@ -234,7 +234,7 @@ def check(run):
     if len(inputs) != run.records:
         raise HarnessError(f"{len(inputs)} inputs read back of {run.records} written")
     expectation = Expectation(expected_outputs(run.pushgate, inputs), inputs, run.refused_reason)
-    reader = run.reader = BackgroundReader(run.broker.address, OUTPUT_TOPICS)
+    reader = run.reader = BackgroundReader(run.broker.address, output_topics(run.pushgate))
     reader.wait_until(lambda records: not run.workers.live() or expectation.complete(records),
                       timeout=COMPLETION_TIMEOUT, idle=1.0, check_every=0.5)
     if not expectation.complete(reader.snapshot()):

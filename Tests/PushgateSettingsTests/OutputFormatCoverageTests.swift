@@ -72,4 +72,44 @@ struct OutputFormatCoverageTests {
         #expect(compose.contains(mapping))
         #expect(configMap.contains(mapping))
     }
+
+    /// The schemas that name every format: the payload's `targets`, the output headers and the dead letters.
+    @Test(arguments: OutputFormat.allCases)
+    func theSchemasNameTheFormat(_ format: OutputFormat) throws {
+        for schema in ["unified-payload", "output-headers", "dead-letter"] {
+            let text = try Self.text("Schemas/\(schema).schema.json")
+            #expect(text.contains("\"\(format.rawValue)\""), "Schemas/\(schema).schema.json does not name \(format)")
+        }
+    }
+
+    /// The model of the real client parsers checks every format's records (`check_record`).
+    @Test(arguments: OutputFormat.allCases)
+    func theConformanceModelChecksTheFormat(_ format: OutputFormat) throws {
+        let model = try Self.text("Tests/Conformance/real_parsers.py")
+        #expect(model.contains("if fmt == \"\(format.rawValue)\":"), "real_parsers.check_record has no \(format)")
+    }
+
+    /// The page's editor offers every Android format as a checkbox, which the playground and the console
+    /// read and set.
+    @Test(arguments: OutputFormat.allCases.filter { $0.platform == .android })
+    func thePageOffersTheAndroidFormat(_ format: OutputFormat) throws {
+        let id = "fmt-\(format.rawValue)"
+        #expect(try Self.text("Sources/PushgateHTTP/Resources/playground/editor.html").contains("id=\"\(id)\""))
+        #expect(
+            try Self.text("Sources/PushgateHTTP/Resources/playground/playground.js").contains("\"\(format.rawValue)\""))
+        #expect(try Self.text("Sources/PushgateHTTP/Resources/playground/console.js").contains("$(\"\(id)\")"))
+    }
+
+    /// `pushgate formats` lists every format once, in record order, with its topic, platform and headers.
+    @Test func theCatalogueListsEveryFormatInRecordOrder() throws {
+        let data = Data(OutputFormat.catalogueJSON.utf8)
+        let listed = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(listed.map { $0["name"] as? String } == OutputFormat.allCases.map(\.rawValue))
+        for (entry, format) in zip(listed, OutputFormat.allCases) {
+            #expect(entry["topic"] as? String == format.defaultTopic)
+            #expect(entry["platform"] as? String == format.platform.rawValue)
+            #expect((entry["headers"] as? [String])?.contains("apns-push-type") == format.isDeliveredByAPNs)
+            #expect(format.isAndroidFormat == (format.platform == .android), "\(format)")
+        }
+    }
 }
