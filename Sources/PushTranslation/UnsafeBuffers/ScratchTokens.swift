@@ -10,6 +10,16 @@
 /// payload allocates nothing once the buffer has grown to the payloads' size. Translation is
 /// synchronous: the buffer never crosses threads. Buffers grown past ``retainedCapacity`` tokens (a huge
 /// payload) are released after use.
+///
+/// Invariants (checked in debug builds):
+/// - a thread's `Scratch` is allocated once, set as the thread's value of `key`, and freed with its
+///   buffers when the thread ends (the key's destructor); nothing else frees it;
+/// - `tokens` points to `tokenCapacity` tokens (`tokenCapacity >= 1`), `bytes` to `bytes.capacity` bytes;
+///   both are uninitialized memory of trivial types (`JSONToken` and `UInt8`: nothing to deinitialize);
+/// - `inUse` (`bytesInUse`) is true exactly while a `with` call lends the buffer out; a nested call on the
+///   same thread gets a fresh buffer of its own, freed when it returns;
+/// - the buffer lent out has room for the tokens asked for; between calls it holds at most
+///   ``retainedCapacity`` tokens.
 enum ScratchTokens {
     /// The largest buffer kept between translations, in tokens (1 MiB of tokens).
     static let retainedCapacity = 1 << 16
@@ -57,6 +67,7 @@ enum ScratchTokens {
     /// Calls `body` with this thread's token buffer, uninitialized, with room for at least `capacity`
     /// tokens (a fresh one if it is already in use).
     static func with<Result>(capacity: Int, _ body: (UnsafeMutablePointer<JSONToken>) -> Result) -> Result {
+        assert(_isPOD(JSONToken.self), "ScratchTokens: tokens are left uninitialized, so JSONToken must be trivial")
         let capacity = Swift.max(capacity, 1)
         let scratch = current()
         guard !scratch.pointee.inUse else {
@@ -69,14 +80,17 @@ enum ScratchTokens {
             scratch.pointee.tokens = .allocate(capacity: capacity)
             scratch.pointee.tokenCapacity = capacity
         }
+        assert(scratch.pointee.tokenCapacity >= capacity, "ScratchTokens: lent with less room than asked")
         scratch.pointee.inUse = true
         defer {
+            assert(scratch.pointee.inUse, "ScratchTokens: returned while not lent out")
             scratch.pointee.inUse = false
             if scratch.pointee.tokenCapacity > retainedCapacity {
                 scratch.pointee.tokens.deallocate()
                 scratch.pointee.tokens = .allocate(capacity: 1024)
                 scratch.pointee.tokenCapacity = 1024
             }
+            assert(scratch.pointee.tokenCapacity <= retainedCapacity, "ScratchTokens: kept past retainedCapacity")
         }
         return body(scratch.pointee.tokens)
     }
@@ -104,8 +118,10 @@ enum ScratchBytes {
             defer { buffer.start.deallocate() }
             return body(&buffer)
         }
+        assert(scratch.pointee.bytes.capacity > 0, "ScratchBytes: an empty buffer")
         scratch.pointee.bytesInUse = true
         defer {
+            assert(scratch.pointee.bytes.capacity > 0, "ScratchBytes: the buffer was replaced by an empty one")
             scratch.pointee.bytesInUse = false
             // A huge output (large data, refused as payload_too_large) grew it: give the memory back.
             if scratch.pointee.bytes.capacity > retainedCapacity {

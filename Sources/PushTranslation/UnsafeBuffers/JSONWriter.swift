@@ -6,6 +6,13 @@ import PushModel
 ///
 /// The buffer is raw memory the writer owns (or borrows from ``withScratch(_:)``): appending is a bounds
 /// check and a copy, which is what makes the emitters fast. Not copyable: one writer, one buffer.
+///
+/// Invariants (checked by `assertInvariant()` in debug builds after every write):
+/// - `start` points to `capacity` bytes (`capacity > 0`), of which the first `count` are written
+///   (`0 <= count <= capacity`); every write first makes room with `reserve(_:)`;
+/// - `owned` is true when the writer allocated `start` and frees it; false while `start` is the thread's
+///   scratch buffer (``ScratchBytes``), which the writer never frees: outgrowing it allocates a buffer of
+///   the writer's own, which ``withScratch(_:)`` hands back to the scratch when the writer ends.
 public struct JSONWriter: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -39,7 +46,10 @@ public struct JSONWriter: ~Copyable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     /// The bytes written from `offset` on, as a new array.
-    func bytes(from offset: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: start + offset, count: count - offset)) }
+    func bytes(from offset: Int) -> [UInt8] {
+        assert(offset >= 0 && offset <= count, "JSONWriter: offset \(offset) past the \(count) bytes written")
+        return Array(UnsafeBufferPointer(start: start + offset, count: count - offset))
+    }
 
     /// Starts a new document after what is written (one buffer holding several outputs): the offset
     /// where it starts.
@@ -50,6 +60,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Appends a copy of bytes written earlier, at `range`.
     mutating func appendWritten(_ range: Range<Int>) {
+        assert(range.lowerBound >= 0 && range.upperBound <= count, "JSONWriter: \(range) was not written")
         reserve(range.count)
         (start + count).update(from: start + range.lowerBound, count: range.count)
         count += range.count
@@ -83,6 +94,13 @@ public struct JSONWriter: ~Copyable {
     @inline(__always)
     private mutating func reserve(_ additional: Int) {
         if count + additional > capacity { grow(count + additional) }
+        assert(additional >= 0 && count + additional <= capacity, "JSONWriter: no room for \(additional) bytes")
+    }
+
+    /// Checks the invariant in debug builds: the bytes written fit the buffer.
+    @inline(__always)
+    private func assertInvariant() {
+        assert(capacity > 0 && count >= 0 && count <= capacity, "JSONWriter: \(count) bytes written of \(capacity)")
     }
 
     private mutating func grow(_ needed: Int) {
@@ -97,6 +115,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Forgets what was written after `count` bytes (to take back a value that did not fit).
     mutating func truncate(to count: Int, needsComma: Bool) {
+        assert(count >= 0, "JSONWriter: truncated to \(count) bytes")
         self.count = Swift.min(count, self.count)
         self.needsComma = needsComma
     }
@@ -107,6 +126,7 @@ public struct JSONWriter: ~Copyable {
         reserve(1)
         start[count] = byte
         count += 1
+        assertInvariant()
     }
 
     /// Appends bytes as they are (short runs byte by byte: a call to memmove costs more).
@@ -121,6 +141,7 @@ public struct JSONWriter: ~Copyable {
             destination.update(from: base, count: bytes.count)
         }
         count += bytes.count
+        assertInvariant()
     }
 
     /// Appends two bytes.
@@ -130,6 +151,7 @@ public struct JSONWriter: ~Copyable {
         start[count] = first
         start[count + 1] = second
         count += 2
+        assertInvariant()
     }
 
     /// Starts an object (a value).
@@ -193,6 +215,7 @@ public struct JSONWriter: ~Copyable {
             position += 1
         }
         count = position
+        assertInvariant()
     }
 
     /// Writes the member `"name":"value"`, both as they are (they need no escape): one capacity check
@@ -217,6 +240,7 @@ public struct JSONWriter: ~Copyable {
         start[count] = UInt8(ascii: "\"")
         count += 1
         needsComma = true
+        assertInvariant()
     }
 
     /// Copies `bytes` to `destination` (short runs byte by byte: a call to memmove costs more).
