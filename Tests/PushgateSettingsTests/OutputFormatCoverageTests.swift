@@ -89,15 +89,17 @@ struct OutputFormatCoverageTests {
         #expect(model.contains("if fmt == \"\(format.rawValue)\":"), "real_parsers.check_record has no \(format)")
     }
 
-    /// The page's editor offers every Android format as a checkbox, which the playground and the console
-    /// read and set.
-    @Test(arguments: OutputFormat.allCases.filter { $0.platform == .android })
-    func thePageOffersTheAndroidFormat(_ format: OutputFormat) throws {
-        let id = "fmt-\(format.rawValue)"
-        #expect(try Self.text("Sources/PushgateHTTP/Resources/playground/editor.html").contains("id=\"\(id)\""))
-        #expect(
-            try Self.text("Sources/PushgateHTTP/Resources/playground/playground.js").contains("\"\(format.rawValue)\""))
-        #expect(try Self.text("Sources/PushgateHTTP/Resources/playground/console.js").contains("$(\"\(id)\")"))
+    /// The pages take the formats from the binary (`{{formats.js}}`, written by the server): the editor's
+    /// Android checkboxes and the scripts that read and set them name no format by hand.
+    @Test(arguments: OutputFormat.allCases)
+    func thePagesTakeTheFormatFromTheBinary(_ format: OutputFormat) throws {
+        let folder = "Sources/PushgateHTTP/Resources/playground/"
+        for page in ["playground.html", "console.html"] {
+            #expect(try Self.text(folder + page).contains("{{formats.js}}"), "\(page) does not include the formats")
+        }
+        #expect(try !Self.text(folder + "editor.html").contains("fmt-\(format.rawValue)"))
+        #expect(try !Self.text(folder + "console.js").contains("fmt-\(format.rawValue)"))
+        #expect(try !Self.text(folder + "playground.js").contains("[\"\(format.rawValue)\""))
     }
 
     /// `pushgate formats` lists every format once, in record order, with its topic, platform and headers.
