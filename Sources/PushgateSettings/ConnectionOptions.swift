@@ -1,6 +1,4 @@
 import ArgumentParser
-import Logging
-import PushgateLogging
 
 /// The options that say where a command connects and which topics and translation settings it uses, shared
 /// by `pushgate run` and `pushgate console` (`@OptionGroup`), in the order of ``Settings/all``. An option
@@ -27,17 +25,6 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
     @Option(Settings.maxPayloadBytes) public var maxPayloadBytes: Int?
     /// `-X KEY=VALUE`, repeatable.
     @Option(Settings.kafkaProperties) public var kafkaProperties: [String] = []
-
-    /// No option given.
-    public init() {}
-}
-
-/// `--log-level` and `--log-format`, shared by `pushgate run` and `pushgate console` (`@OptionGroup`).
-public struct LoggingOptions: ParsableArguments, Sendable {
-    /// `--log-level`.
-    @Option(Settings.logLevel) public var logLevel: Logger.Level?
-    /// `--log-format`.
-    @Option(Settings.logFormat) public var logFormat: LogFormat?
 
     /// No option given.
     public init() {}

@@ -6,14 +6,6 @@ import Testing
 
 @Suite("One definition per setting: names, default, parser, doc")
 struct SettingsDefinitionTests {
-    /// The settings of the command line `flags` (as `pushgate run` parses it), `environment` and `file`.
-    func resolve(flags: [String] = [], environment: [String: String] = [:], file: String? = nil) throws -> RunSettings {
-        let reader = SettingReader(
-            environment: EnvironmentSettings(environment),
-            file: try file.map { try ConfigFile.parse($0, path: "pushgate.yaml") })
-        return try RunSettings.resolve(try RunOptions.parse(flags), reader)
-    }
-
     /// docs/configuration.md's settings table is ``Settings/markdownTable``, the one made from the definitions.
     @Test func theConfigurationPageTableIsTheDefinitionsTable() throws {
         let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
