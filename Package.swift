@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "pushgate", targets: ["pushgate"]),
         .library(name: "PushTranslation", targets: ["PushTranslation"]),
         .library(name: "PushModel", targets: ["PushModel"]),
-        .library(name: "Kafka", targets: ["Kafka"]),
+        .library(name: "PushgateKafka", targets: ["PushgateKafka"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,7 +37,7 @@ let package = Package(
             providers: [.apt(["libjemalloc-dev"])]
         ),
         .target(
-            name: "Kafka",
+            name: "PushgateKafka",
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "PushWorker",
             dependencies: [
-                "PushTranslation", "Kafka",
+                "PushTranslation", "PushgateKafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -54,13 +54,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Operations",
+            name: "PushgateLogging",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PushgateMetrics",
+            dependencies: ["PushWorker", .product(name: "Prometheus", package: "swift-prometheus")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PushgateSettings",
             dependencies: [
-                "PushWorker", "PushTranslation", "PushModel", "Kafka",
+                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka", "PushgateLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
@@ -68,7 +76,7 @@ let package = Package(
         .target(
             name: "PushgateHTTP",
             dependencies: [
-                "PushWorker", "PushTranslation", "PushModel", "Kafka",
+                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,7 +91,9 @@ let package = Package(
         .executableTarget(
             name: "pushgate",
             dependencies: [
-                "PushWorker", "PushTranslation", "Kafka", "Operations", "PushgateHTTP", "CJemalloc",
+                "PushWorker", "PushTranslation", "PushgateKafka", "PushgateSettings", "PushgateLogging",
+                "PushgateMetrics",
+                "PushgateHTTP", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -97,9 +107,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "KafkaTests",
+            name: "PushgateKafkaTests",
             dependencies: [
-                "Kafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
+                "PushgateKafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -107,7 +117,7 @@ let package = Package(
             name: "PushWorkerTests",
             dependencies: [
                 "PushgateTestSupport",
-                "PushWorker", "Kafka", "CRdKafka", "PushTranslation", "PushModel",
+                "PushWorker", "PushgateKafka", "CRdKafka", "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
@@ -116,15 +126,15 @@ let package = Package(
         ),
         .target(
             name: "PushgateTestSupport",
-            dependencies: ["Kafka", "Operations", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PushgateKafka", "PushgateLogging", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "OperationsTests",
+            name: "PushgateSettingsTests",
             dependencies: [
                 "PushgateTestSupport",
-                "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                "PushgateSettings", "PushgateMetrics", "PushWorker", "PushgateKafka", "PushTranslation", "PushModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -134,13 +144,22 @@ let package = Package(
             name: "PushgateHTTPTests",
             dependencies: [
                 "PushgateTestSupport",
-                "PushgateHTTP", "Operations", "PushWorker", "Kafka", "PushTranslation", "PushModel",
+                "PushgateHTTP", "PushgateSettings", "PushgateLogging", "PushgateMetrics", "PushWorker", "PushgateKafka",
+                "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateLoggingTests",
+            dependencies: [
+                "PushgateLogging", "PushgateKafka", "PushWorker", "PushgateTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -54,7 +54,7 @@ let package = Package(
             name: "pipeline-benchmark",
             dependencies: [
                 "BenchSupport",
-                .product(name: "Kafka", package: "pushgate"),
+                .product(name: "PushgateKafka", package: "pushgate"),
                 .product(name: "PushTranslation", package: "pushgate"),
                 .product(name: "PushModel", package: "pushgate"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What no general-purpose validator of deploy/ can know: pushgate's own flags, variables and topics.
 
-    python3 deploy/check_deploy.py [--pushgate .build/debug/pushgate] [--spec ../shared/SPEC.md] [-v]
+    python3 deploy/check_deploy.py [--pushgate .build/debug/pushgate] [--spec docs/spec.md] [-v]
     python3 deploy/check_deploy.py --self-test      # the checker's own tests
 
 The files' syntax and schemas are checked by the field's tools (`make deploy-lint`: hadolint, docker
@@ -15,8 +15,9 @@ only what those cannot know:
   Dockerfile's .dockerignore, or comes from an earlier stage (`COPY --from=STAGE`);
 - every SwiftPM resource bundle beside the built binary (`PACKAGE_TARGET.resources`, read by pushgate
   from beside its binary) is installed by the Dockerfile;
-- topics match SPEC section 1: kafka-init creates every SPEC topic and every topic the workers use,
-  `--topic`/PUSHGATE_TOPICS name SPEC formats, KEDA's trigger watches the workers' input topic and group.
+- topics: the input and dead-letter topics of SPEC section 1 and each format's topic as the binary lists it
+  (`pushgate formats`): kafka-init creates all of them and every topic the workers use, `--topic` and
+  PUSHGATE_TOPICS name formats of the binary, KEDA's trigger watches the workers' input topic and group.
 
 Prints one line per failure (all checks with -v) and ends with exactly `N passed, M failed`.
 """
@@ -24,6 +25,7 @@ Prints one line per failure (all checks with -v) and ends with exactly `N passed
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shlex
@@ -77,6 +79,18 @@ def load_run_help(binary: str) -> tuple[RunHelp | None, str]:
     return help_, ""
 
 
+def load_formats(binary: str) -> tuple[dict[str, str] | None, str]:
+    """The binary's formats, name -> default topic (`pushgate formats`), or None and why not."""
+    try:
+        proc = subprocess.run([binary, "formats"], capture_output=True, text=True, timeout=60)
+        listed = json.loads(proc.stdout) if proc.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError) as error:
+        return None, f"cannot read '{binary} formats': {error}"
+    if not isinstance(listed, list) or not listed:
+        return None, f"'{binary} formats' exited {proc.returncode} or listed no formats"
+    return {f["name"]: f["topic"] for f in listed}, ""
+
+
 def check_run_argv(x: Context, argv: list[str], where: str) -> dict[str, list[str]]:
     """Checks a full command line (argv[0] is the program). Returns the options given, name -> values."""
     if not x.c.check(len(argv) >= 2 and os.path.basename(argv[0]) == "pushgate" and argv[1] == "run",
@@ -127,7 +141,7 @@ def check_env(x: Context, env: dict[str, str], where: str) -> None:
             for entry in filter(None, (e.strip() for e in re.split(r"[,;\n]", value))):
                 fmt, eq, topic = entry.partition("=")
                 if not eq or fmt not in x.formats or not topic:
-                    bad.append(f"PUSHGATE_TOPICS entry {entry!r} is not FORMAT=NAME with a SPEC format")
+                    bad.append(f"PUSHGATE_TOPICS entry {entry!r} is not FORMAT=NAME with a format of `pushgate formats`")
     x.c.check(not bad, f"{where}: PUSHGATE_* values are readable", "; ".join(bad))
 
 
@@ -213,7 +227,8 @@ def check_compose(x: Context, path: Path, image: dict) -> None:
     script = " ".join(as_argv(init.get("entrypoint")) + as_argv(init.get("command")))
     created = {t for t in re.findall(r"[\w.-]+", script)}
     missing = sorted(set(x.topics.values()) - created)
-    x.c.check(bool(init) and not missing, "compose: kafka-init creates every topic of SPEC section 1", f"missing {missing}")
+    x.c.check(bool(init) and not missing, "compose: kafka-init creates the input, dead-letter and every format's topic",
+              f"missing {missing}")
     workers = {n: s for n, s in services.items() if isinstance(s, dict) and "pushgate" in str(s.get("image", ""))}
     x.c.check(bool(workers), "compose: a pushgate service")
     for name, service in workers.items():
@@ -301,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pushgate", default=".build/debug/pushgate", help="the pushgate binary (default: %(default)s)")
     parser.add_argument("--deploy-dir", default=str(here), help="the deploy directory (default: this script's)")
     parser.add_argument("--repo", default=None, help="the Docker build context, a git work tree (default: deploy's parent)")
-    parser.add_argument("--spec", default=None, help="SPEC.md (default: ../shared/SPEC.md beside the repository)")
+    parser.add_argument("--spec", default=None, help="the contract (default: docs/spec.md of the repository)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print passing checks too")
     parser.add_argument("--self-test", action="store_true", help="run the checker's own tests (test_check_deploy.py)")
     options = parser.parse_args(argv)
@@ -312,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1
     deploy = Path(options.deploy_dir).resolve()
     repo = Path(options.repo).resolve() if options.repo else deploy.parent
-    spec = Path(options.spec) if options.spec else repo.parent / "shared" / "SPEC.md"
+    spec = Path(options.spec) if options.spec else repo / "docs" / "spec.md"
     binary = options.pushgate
     if not os.path.exists(binary) and not os.path.isabs(binary) and (repo / binary).exists():
         binary = str(repo / binary)
@@ -323,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     topics = spec_topics(spec.read_text()) if spec.is_file() else {}
     if not c.check({"input", "dead-letter"} <= set(topics), "SPEC section 1 lists the topics", f"read from {spec}"):
         topics = {"input": "push.unified", "dead-letter": "push.dlq"}
+    formats, why = load_formats(binary)
+    if c.check(formats is not None, "`pushgate formats` lists the formats and their topics", why):
+        topics = {"input": topics["input"], "dead-letter": topics["dead-letter"], **formats}
     x = Context(c, help_, topics)
     image = check_dockerfile(x, deploy / "Dockerfile", repo, git_ls_files(repo))
     check_resource_bundles(x, binary, deploy / "Dockerfile")

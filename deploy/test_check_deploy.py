@@ -9,6 +9,7 @@ also runs the real binary when it exists.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -66,6 +67,10 @@ OPTIONS:
 """
 
 
+FORMATS = [("apns", "push.apns", "ios"), ("adobe-carousel", "push.adobe.carousel", "ios"),
+           ("fb-card", "push.fb.card", "ios"), ("android-expandable", "push.android.expandable", "android"),
+           ("fcm", "push.fcm", "android")]
+
 SPEC_TOPICS = """\
 ## 1. Topics and records
 
@@ -89,7 +94,7 @@ class CheckDeployTests(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         # A minimal clone: what the Dockerfile COPYs, and a copy of deploy/, committed to git.
         self.repo = self.tmp / "repo"
-        for name in ("Package.swift", "Sources/pushgate/main.swift", "Tests/T/T.swift"):
+        for name in ("Package.swift", "Package.resolved", "Sources/pushgate/main.swift", "Tests/T/T.swift"):
             (self.repo / name).parent.mkdir(parents=True, exist_ok=True)
             (self.repo / name).write_text("")
         self.deploy = self.repo / "deploy"
@@ -102,12 +107,20 @@ class CheckDeployTests(unittest.TestCase):
             import sys
             if sys.argv[1:] == ["run", "--help"]:
                 sys.stdout.write({RUN_HELP!r})
+            elif sys.argv[1:] == ["formats"]:
+                sys.stdout.write(open({str(self.tmp / "formats.json")!r}).read())
             else:
                 sys.exit(64)
             """))
         self.fake.chmod(0o755)
+        self.formats = [{"name": n, "topic": t, "platform": p, "headers": []} for n, t, p in FORMATS]
+        self.write_formats()
         self.git("init", "-q")
         self.git("add", "-A")
+        self.git("add", "-f", "Package.resolved")  # committed even where a global ignore file lists it
+
+    def write_formats(self):
+        (self.tmp / "formats.json").write_text(json.dumps(self.formats))
 
     def git(self, *args: str):
         subprocess.run(["git", "-C", str(self.repo), *args], check=True, capture_output=True)
@@ -179,9 +192,8 @@ class CheckDeployTests(unittest.TestCase):
     # -- COPY sources
 
     def test_copy_of_an_untracked_file_fails(self):
-        # The original bug: Package.resolved exists on the developer's machine but not in a clone.
-        (self.repo / "Package.resolved").write_text("{}")
-        self.edit("Dockerfile", "COPY Package.swift ./", "COPY Package.swift Package.resolved ./")
+        # A file that exists on the developer's machine but is not committed is not in a clone.
+        self.git("rm", "-q", "--cached", "Package.resolved")
         self.assert_fails("COPY source Package.resolved is in a fresh clone")
 
     def test_copy_of_a_file_the_dockerignore_excludes_fails(self):
@@ -204,7 +216,17 @@ class CheckDeployTests(unittest.TestCase):
 
     def test_kafka_init_misses_a_spec_topic(self):
         self.edit("docker-compose.yml", " push.fcm push.dlq; do", " push.dlq; do")
-        self.assert_fails("kafka-init creates every topic of SPEC section 1")
+        self.assert_fails("kafka-init creates the input, dead-letter and every format's topic")
+
+    def test_kafka_init_misses_the_topic_of_a_format_the_binary_lists(self):
+        self.formats.append({"name": "webpush", "topic": "push.webpush", "platform": "web", "headers": []})
+        self.write_formats()
+        self.assert_fails("kafka-init creates the input, dead-letter and every format's topic")
+
+    def test_binary_that_lists_no_formats_fails(self):
+        self.formats = []
+        self.write_formats()
+        self.assert_fails("`pushgate formats` lists the formats and their topics")
 
     def test_worker_uses_a_topic_kafka_init_does_not_create(self):
         self.edit("docker-compose.yml", "PUSHGATE_DEAD_LETTER_TOPIC: push.dlq", "PUSHGATE_DEAD_LETTER_TOPIC: push.dead")
@@ -212,7 +234,7 @@ class CheckDeployTests(unittest.TestCase):
 
     def test_topic_of_a_format_spec_does_not_have(self):
         self.edit("kubernetes/configmap.yaml", "PUSHGATE_TOPICS: apns=push.apns,", "PUSHGATE_TOPICS: apn=push.apns,")
-        self.assert_fails("PUSHGATE_TOPICS entry 'apn=push.apns' is not FORMAT=NAME with a SPEC format")
+        self.assert_fails("PUSHGATE_TOPICS entry 'apn=push.apns' is not FORMAT=NAME with a format of `pushgate formats`")
 
     def test_scaled_object_watches_another_topic(self):
         self.edit("kubernetes/scaledobject.yaml", "topic: push.unified", "topic: push.apns")

@@ -6,7 +6,10 @@ cd "$(dirname "$0")/.."
 bin=${1:-.build/debug/pushgate}
 log=/tmp/pushgate-run.log
 out=$(mktemp)
-"$bin" run --partitions 4 --log-level notice --android-formats android-expandable,fcm >"$out" 2>"$log" &
+# Every Android format, as the binary lists them (`pushgate formats`).
+android=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); from pushgate_formats import names_for_platform
+print(",".join(names_for_platform("android", sys.argv[1])))' "$bin")
+"$bin" run --partitions 4 --log-level notice --android-formats "$android" >"$out" 2>"$log" &
 worker=$!
 viewer=""
 cleanup() {
@@ -20,7 +23,7 @@ for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.1; done
 broker=$(head -n 1 "$out")
 [ -n "$broker" ] || { echo "the worker did not start; see $log"; cat "$log"; exit 1; }
 echo "== pushgate run: worker up, embedded broker at $broker (worker log: $log)"
-python3 scripts/demo_viewer.py "$broker" &
+python3 scripts/demo_viewer.py "$broker" "$bin" &
 viewer=$!
 awk '{ printf "user-%d\t%s\n", NR, $0 }' examples/payloads.jsonl \
   | kcat -P -b "$broker" -t push.unified -K $'\t' -H trace-id=demo

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Prints every record that lands in pushgate's output and dead-letter topics, one line each:
 topic, key, format, first bytes of the value (dead letters: their error codes). Runs until Ctrl-C.
-An independent client (confluent-kafka), so what it shows is what any consumer would read."""
+An independent client (confluent-kafka), so what it shows is what any consumer would read.
+Usage: demo_viewer.py BOOTSTRAP [PUSHGATE] (the binary lists the formats' topics: `pushgate formats`)."""
 import json
 import sys
 
 from confluent_kafka import Consumer, TopicPartition
 
-TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.fcm", "push.dlq"]
+from pushgate_formats import output_topics
 
 
 def describe(message):
@@ -24,10 +25,11 @@ def describe(message):
 
 def main():
     bootstrap = sys.argv[1]
+    topics = output_topics(sys.argv[2] if len(sys.argv) > 2 else None)
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "pushgate-demo-viewer",
                          "enable.auto.commit": False, "log_level": 3})
     metadata = consumer.list_topics(timeout=10)
-    partitions = [TopicPartition(topic, p, 0) for topic in TOPICS
+    partitions = [TopicPartition(topic, p, 0) for topic in topics
                   for p in metadata.topics[topic].partitions]
     consumer.assign(partitions)
     try:

@@ -52,8 +52,24 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("validate_schemas.py needs the 'jsonschema' package (pip install jsonschema)")
 
-FORMATS = ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"]
-APNS_FORMATS = {"apns", "adobe-carousel", "fb-card"}
+# The formats are the binary's (`pushgate formats`, read through scripts/pushgate_formats.py): main()'s
+# --pushgate, else $PUSHGATE, else .build/debug/pushgate.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pushgate_formats  # noqa: E402
+
+PUSHGATE: str | None = None
+
+
+def formats() -> list[str]:
+    """The format names in record order."""
+    return pushgate_formats.format_names(PUSHGATE)
+
+
+def apns_formats() -> set[str]:
+    """The formats delivered by APNs: those whose records carry `apns-push-type`."""
+    return {f["name"] for f in pushgate_formats.load_formats(PUSHGATE) if "apns-push-type" in f["headers"]}
+
+
 OUTPUT_HEADER_ORDER = ["pushgate-id", "pushgate-format", "pushgate-source", "pushgate-dry-run",
                        "pushgate-warnings", "apns-push-type", "apns-priority", "apns-expiration",
                        "apns-collapse-id"]
@@ -487,8 +503,8 @@ class Goldens:
             if source is not None and rank is not None:
                 prev = groups.setdefault(source, [])
                 if prev and prev[-1] >= rank:
-                    problems.append(("", "records of one input out of SPEC order (apns, adobe-carousel, "
-                                         "fb-card, android-expandable, fcm, then dead letters in format order)"))
+                    problems.append(("", f"records of one input out of SPEC order ({', '.join(formats())}, "
+                                         "then dead letters in format order)"))
                 prev.append(rank)
                 if is_output:
                     produced_offsets.add(source)
@@ -528,12 +544,12 @@ class Goldens:
             if all(isinstance(hdr.get(f"__connect.errors.{k}"), str) for k in ("topic", "partition", "offset")):
                 source = ":".join(hdr[f"__connect.errors.{k}"] for k in ("topic", "partition", "offset"))
             fmt_hdr = hdr.get("pushgate-format")
-            rank = 4 + (FORMATS.index(fmt_hdr) if fmt_hdr in FORMATS else 0)
+            rank = len(formats()) + (formats().index(fmt_hdr) if fmt_hdr in formats() else 0)
             return problems, source, rank, False
-        if fmt not in FORMATS:
+        if fmt not in formats():
             problems.append(("/format", f"unknown format {fmt!r}"))
             return problems, None, None, False
-        rank = FORMATS.index(fmt)
+        rank = formats().index(fmt)
         validator = self.schemas.get(fmt)
         value = rec.get("value")
         if validator is None:
@@ -653,7 +669,7 @@ def golden_consistency(fmt: str, value: Any, headers: dict[str, Any]) -> list[tu
     if headers.get("pushgate-format") not in (None, fmt):
         problems.append(("/headers/pushgate-format", f"{headers['pushgate-format']!r} but the record's format is "
                                                      f"{fmt!r}"))
-    if fmt in APNS_FORMATS and isinstance(value, dict) and isinstance(value.get("aps"), dict):
+    if fmt in apns_formats() and isinstance(value, dict) and isinstance(value.get("aps"), dict):
         aps = value["aps"]
         background = not any(k in aps for k in ("alert", "badge", "sound"))
         want = "background" if background else "alert"
@@ -686,7 +702,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="repository root (default: the parent of this script's directory)")
+    parser.add_argument("--pushgate", default=None,
+                        help="the pushgate binary that lists the formats (default: $PUSHGATE or .build/debug/pushgate)")
     args = parser.parse_args(argv)
+    global PUSHGATE
+    PUSHGATE = args.pushgate
     root = args.root.resolve()
     report = Report(root)
     schemas = Schemas(report, root / "Schemas")

@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import PushModel
+import PushgateKafka
 import Synchronization
 
 /// Gathers the inputs whose records are all acknowledged during one poll of the producer, and settles

@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 import ServiceLifecycle
 
 /// Serves an ``EmbeddedBroker`` until graceful shutdown (SIGINT, SIGTERM), optionally answering fault

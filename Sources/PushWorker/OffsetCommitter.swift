@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// Commits what an ``OffsetTracker`` says is finished: periodically while running, and once more, with
 /// retries, before leaving.

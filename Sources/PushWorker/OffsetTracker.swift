@@ -1,5 +1,5 @@
 import Dispatch
-import Kafka
+import PushgateKafka
 import Synchronization
 
 /// Tracks, per assigned partition, which read records have all their outputs acknowledged, and so which

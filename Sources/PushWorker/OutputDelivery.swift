@@ -1,7 +1,7 @@
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import PushgateKafka
 import Synchronization
 
 /// What the deliveries of every input share, for the worker's whole run: where finished inputs are

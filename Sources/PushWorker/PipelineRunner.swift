@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// The run-and-stop sequence of ``PushWorker``: run its tasks until the first ends (graceful shutdown,
 /// or a failure), then wait for what is in flight, commit, flush the producer and close the consumer

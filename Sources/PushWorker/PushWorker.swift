@@ -1,8 +1,8 @@
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import PushgateKafka
 import ServiceLifecycle
 
 /// The pipeline: consume the input topic, translate each record, produce its outputs and dead letters,

@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 
 extension PushWorkerConfiguration {
     /// The producer property that keeps one produce request in flight per broker connection.

@@ -1,5 +1,5 @@
-import Kafka
 import PushTranslation
+import PushgateKafka
 
 /// Everything a ``PushWorker`` needs: where Kafka is, what to read, how to translate, how much to buffer.
 public struct PushWorkerConfiguration: Sendable {

@@ -1,5 +1,5 @@
-import Kafka
 import PushModel
+import PushgateKafka
 
 extension InputRecord {
     /// The translator's view of a consumed record.

@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+import PushgateKafka
 
 /// Reads the records of a JSON Lines replay file.
 ///

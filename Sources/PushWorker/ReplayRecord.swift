@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+import PushgateKafka
 
 /// One record to write again into the input topic: its key, value and headers.
 public struct ReplayRecord: Sendable, Equatable {

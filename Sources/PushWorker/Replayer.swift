@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import Logging
+import PushgateKafka
 import Synchronization
 
 /// How far a replay has got.

@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// Reads a bounded range of a topic for a replay: every partition from a start (an offset, or the first
 /// record at or after a time) up to the topic's end when the replay starts (or an end offset), without

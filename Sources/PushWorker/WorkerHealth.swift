@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Synchronization
 
 /// What the health endpoints report about a ``PushWorker``: alive (no fatal error) and ready (in the

@@ -1,8 +1,8 @@
 import CoreMetrics
 import Foundation
-import Kafka
 import PushModel
 import PushTranslation
+import PushgateKafka
 import Synchronization
 
 /// The worker's metrics, created once through a swift-metrics factory (Prometheus in `pushgate run`,

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Kafka
 import Logging
-import Operations
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateKafka
+import PushgateSettings
 import ServiceLifecycle
 
 /// `pushgate broker`: an embedded Kafka cluster on loopback (librdkafka's mock cluster).

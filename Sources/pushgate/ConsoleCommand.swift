@@ -1,10 +1,11 @@
 import ArgumentParser
-import Kafka
 import Logging
-import Operations
 import PushModel
 import PushWorker
 import PushgateHTTP
+import PushgateKafka
+import PushgateLogging
+import PushgateSettings
 import ServiceLifecycle
 
 /// `pushgate console`: the dead-letter workbench for a cluster (docs/console.md).
@@ -93,40 +94,21 @@ struct ConsoleCommand: AsyncParsableCommand {
     }
 }
 
-/// The options of `pushgate run` the console takes, from the same definitions (``Settings``).
+/// The options of `pushgate run` the console takes: its option groups and `--partitions`, from the same
+/// definitions (``Settings``).
 struct ConsoleOptions: ParsableArguments {
-    @Option(Settings.config) var config: String?
-    @Option(Settings.bootstrapServers) var bootstrapServers: String?
-    @Option(Settings.groupId) var groupId: String?
-    @Option(Settings.inputTopic) var inputTopic: String?
-    @Option(Settings.topics) var topics: [String] = []
-    @Option(Settings.deadLetterTopic) var deadLetterTopic: String?
-    @Option(text: Settings.androidFormats) var androidFormats: String?
-    @Flag(name: Settings.lenient.optionName, inversion: .prefixedNo, help: Settings.lenient.argumentHelp)
-    var lenient: Bool?
-    @Option(Settings.maxPayloadBytes) var maxPayloadBytes: Int?
-    @Option(Settings.kafkaProperties) var kafkaProperties: [String] = []
+    @OptionGroup var connection: ConnectionOptions
     @Option(Settings.partitions) var partitions: Int?
-    @Option(Settings.logLevel) var logLevel: Logger.Level?
-    @Option(Settings.logFormat) var logFormat: LogFormat?
+    @OptionGroup var logging: LoggingOptions
 
-    /// The same values as `run`'s options, the others not given.
+    /// The same values as `run`'s options; those the console does not take are not given.
     var runOptions: RunOptions {
         var options = RunOptions()
-        options.config = config
-        options.bootstrapServers = bootstrapServers
-        options.groupId = groupId
-        options.inputTopic = inputTopic
-        options.topics = topics
-        options.deadLetterTopic = deadLetterTopic
-        options.androidFormats = androidFormats
-        options.lenient = lenient
-        options.maxPayloadBytes = maxPayloadBytes
-        options.kafkaProperties = kafkaProperties
+        options.connection = connection
         options.partitions = partitions
-        options.logLevel = logLevel
-        options.logFormat = logFormat
-        // Every option is read when the settings are resolved: those the console does not take are unset.
+        options.logging = logging
+        // A property wrapper of `RunOptions()` that is neither parsed nor set cannot be read: every option is
+        // read when the settings are resolved, so those the console does not take are set to "not given".
         options.metricsPort = nil
         options.maxInFlight = nil
         options.connectTimeout = nil

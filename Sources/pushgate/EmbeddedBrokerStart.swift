@@ -1,7 +1,7 @@
-import Kafka
 import Logging
 import PushModel
 import PushWorker
+import PushgateKafka
 
 extension PushWorkerConfiguration {
     /// Starts an embedded broker with the configuration's topics (input, every output, dead letters), off

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Operations
 import PushModel
 import PushTranslation
+import PushgateSettings
 
 /// `NAME=VALUE` options of the commands that do not read ``Settings`` as a whole (`broker`): the topic
 /// parsing is ``Settings/topics``'s, with its errors as `ValidationError`s (exit status 64).

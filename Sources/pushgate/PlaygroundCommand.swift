@@ -1,8 +1,8 @@
 import ArgumentParser
 import Logging
-import Operations
 import PushWorker
 import PushgateHTTP
+import PushgateSettings
 import ServiceLifecycle
 
 /// `pushgate playground`: a local web page to write a payload and see every record it gives, drawn as the

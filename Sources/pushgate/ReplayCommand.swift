@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import Kafka
 import Logging
-import Operations
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateKafka
+import PushgateSettings
 
 /// `pushgate replay`: re-drive records from a topic or a JSON Lines file into the input topic.
 struct ReplayCommand: AsyncParsableCommand {

@@ -1,11 +1,12 @@
 import ArgumentParser
-import Kafka
 import Logging
-import Operations
 import PushModel
 import PushTranslation
 import PushWorker
 import PushgateHTTP
+import PushgateKafka
+import PushgateMetrics
+import PushgateSettings
 import ServiceLifecycle
 
 /// `pushgate run`: the Kafka stream worker.

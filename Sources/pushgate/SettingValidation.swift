@@ -1,5 +1,5 @@
 import ArgumentParser
-import Operations
+import PushgateSettings
 
 /// `body`'s value, a ``SettingError`` becoming swift-argument-parser's `ValidationError`: the message,
 /// the usage after it, exit status 64.

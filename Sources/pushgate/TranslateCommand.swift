@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Operations
 import PushModel
 import PushTranslation
+import PushgateSettings
 
 /// `pushgate translate`: translation without Kafka, one JSON line per record it would produce.
 struct TranslateCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-"""An independent model of the real client parsers, written from /work/shared/fixtures/RULES.md
+"""An independent model of the real client parsers, written from Tests/Conformance/Fixtures/RULES.md
 (not from pushgate's Swift code). Python 3.11, standard library only.
 
 Public API:

@@ -12,7 +12,8 @@ from real_parsers import (
     android_color, card_intent_problems, card_renders_same, ios_color, is_refusal,
     parse_card_android, parse_card_ios)
 
-FIXTURES = os.environ.get("PUSHGATE_FIXTURES", "/work/shared/fixtures")
+FIXTURES = os.environ.get(
+    "PUSHGATE_FIXTURES", os.path.join(os.path.dirname(os.path.abspath(__file__)), "Fixtures"))
 FB = os.path.join(FIXTURES, "fb_push_card")
 
 

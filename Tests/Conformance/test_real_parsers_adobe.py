@@ -14,7 +14,8 @@ from real_parsers import (
     android_hex_color, carousel_payload_ios, check_apns, check_carousel, ios_hex_color, is_refusal,
     parse_carousel_android, parse_carousel_ios, to_fcm_data)
 
-FIXTURES = os.environ.get("PUSHGATE_FIXTURES", "/work/shared/fixtures")
+FIXTURES = os.environ.get(
+    "PUSHGATE_FIXTURES", os.path.join(os.path.dirname(os.path.abspath(__file__)), "Fixtures"))
 ADOBE = os.path.join(FIXTURES, "adobe_push_templates")
 
 

@@ -36,8 +36,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (ANDROID, INPUT_TOPIC, LOG, OUTPUT_TOPICS, BackgroundReader, Broker, HarnessError,  # noqa: E402
-                     committed_and_end_offsets, expected_outputs, payloads, read_all, start_worker)
+from harness import (INPUT_TOPIC, LOG, BackgroundReader, Broker, HarnessError, android_options,  # noqa: E402
+                     committed_and_end_offsets, expected_outputs, output_topics, payloads, read_all, start_worker)
 from commit_watch import (BrokerEvents, CommitSampler, checked_inputs, commits_before_appends,  # noqa: E402
                           describe_commit_before_append, describe_early, early_commits)
 from matrix_cell import Feed  # noqa: E402
@@ -53,7 +53,7 @@ COMPLETION_TIMEOUT, COMMIT_TIMEOUT = 90, 30
 def dead_letter_heavy(pushgate):
     """The example and golden payloads, each one that gives a dead letter three times."""
     corpus = payloads()
-    result = subprocess.run([pushgate, "translate", "--lines"] + ANDROID, input=b"\n".join(corpus) + b"\n",
+    result = subprocess.run([pushgate, "translate", "--lines"] + android_options(pushgate), input=b"\n".join(corpus) + b"\n",
                             capture_output=True)
     dead = set()
     for line in result.stdout.splitlines():
@@ -98,8 +98,8 @@ def probe(args, brokers, corpus, rng, directory):
         feed.burst(args.records * args.preload // 100)
         worker = start_worker(args.pushgate, broker.address, GROUP, "probe", os.path.join(directory, "worker.log"),
                               level="info", max_in_flight=args.max_in_flight)
-        sampler = CommitSampler(broker.address, GROUP, args.interval)
-        reader = BackgroundReader(broker.address, OUTPUT_TOPICS)
+        sampler = CommitSampler(broker.address, GROUP, output_topics(args.pushgate), args.interval)
+        reader = BackgroundReader(broker.address, output_topics(args.pushgate))
         feed.start(args.seconds)
         if args.refusals:
             refuse_now_and_then(broker, feed, rng, args.records, time.monotonic() + args.seconds)

@@ -24,7 +24,7 @@ import time
 
 from confluent_kafka import Consumer, KafkaException, TopicPartition
 
-from harness import INPUT_TOPIC, OUTPUT_TOPICS, actual_outputs, client_config, partitions_of
+from harness import INPUT_TOPIC, actual_outputs, client_config, partitions_of
 from output_check import source_offset
 
 Sample = collections.namedtuple("Sample", "seconds committed ends")
@@ -32,11 +32,11 @@ EarlyCommit = collections.namedtuple("EarlyCommit", "sample source slot found")
 
 
 class CommitSampler:
-    """Samples the committed offsets of `group` and the end offsets of every output partition on a
-    thread of its own, until `stop()`; `samples` in time order, `failed` the samples the broker did not
-    answer (a broker down, a coordinator moving)."""
+    """Samples the committed offsets of `group` and the end offsets of every partition of `topics` (the
+    output and dead-letter topics) on a thread of its own, until `stop()`; `samples` in time order,
+    `failed` the samples the broker did not answer (a broker down, a coordinator moving)."""
 
-    def __init__(self, address, group, interval=1.0, topics=OUTPUT_TOPICS):
+    def __init__(self, address, group, topics, interval=1.0):
         self.address, self.group, self.interval, self.topics = address, group, interval, topics
         self.samples, self.failed, self.started = [], 0, time.monotonic()
         self.stopping = threading.Event()

@@ -63,7 +63,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confluent_kafka import KafkaException  # noqa: E402
 
-from harness import (INPUT_TOPIC, LOG, OUTPUT_TOPICS, BackgroundReader, Broker, HarnessError,  # noqa: E402
+from harness import (INPUT_TOPIC, LOG, output_topics, BackgroundReader, Broker, HarnessError,  # noqa: E402
                      committed_and_end_offsets, expected_outputs, read_all)
 from commit_watch import (BrokerEvents, CommitSampler, commits_before_appends,  # noqa: E402
                           describe_commit_before_append, describe_early, early_commits)
@@ -211,7 +211,7 @@ def drive(run):
     for name in run.workers.wait_assigned(names, ASSIGN_TIMEOUT):
         run.fail("no assignment", f"worker {name} had no partitions {ASSIGN_TIMEOUT} s after it started")
     run.note("initial workers assigned")
-    run.sampler = CommitSampler(run.broker.address, GROUP, interval=1.0)
+    run.sampler = CommitSampler(run.broker.address, GROUP, output_topics(run.pushgate), interval=1.0)
     run.feed.start(FEED_SECONDS)
     if trigger:
         time.sleep(run.rng.uniform(0.5, 2.0))
@@ -242,7 +242,7 @@ def check(run):
     if len(inputs) != run.records:
         raise HarnessError(f"{len(inputs)} inputs read back of {run.records} written")
     expectation = Expectation(expected_outputs(run.pushgate, inputs), inputs, run.refused_reason)
-    reader = run.reader = BackgroundReader(run.broker.address, OUTPUT_TOPICS)
+    reader = run.reader = BackgroundReader(run.broker.address, output_topics(run.pushgate))
     reader.wait_until(lambda records: not run.workers.live() or expectation.complete(records),
                       timeout=COMPLETION_TIMEOUT, idle=1.0, check_every=0.5)
     if not expectation.complete(reader.snapshot()):

@@ -19,17 +19,30 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 
 from confluent_kafka import Consumer, Producer, TopicPartition, OFFSET_BEGINNING
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import pushgate_formats  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOG = logging.getLogger("pushgate.integration")
 INPUT_TOPIC = "push.unified"
-OUTPUT_TOPICS = ["push.apns", "push.adobe.carousel", "push.fb.card", "push.android.expandable", "push.fcm", "push.dlq"]
-# Both Android formats are routed, by the workers and by `pushgate translate` alike.
-ANDROID = ["--android-formats", "android-expandable,fcm"]
+
+
+def output_topics(pushgate):
+    """Every format's topic, as the binary lists them (`pushgate formats`), then the dead-letter topic."""
+    return pushgate_formats.output_topics(pushgate)
+
+
+def android_options(pushgate):
+    """Every Android format is routed, by the workers and by `pushgate translate` alike."""
+    return ["--android-formats", ",".join(pushgate_formats.names_for_platform("android", pushgate))]
+
+
 TIMESTAMP = 1_700_000_000_000
 # A group's first join takes ~3 s on the mock; after a member leaves, the next join waits
 # session.timeout.ms - 1 s: short sessions keep rebalances short.
@@ -121,7 +134,7 @@ def start_worker(pushgate, address, group, name, log_path, level="warning", max_
     bound = ["--max-in-flight", str(max_in_flight)] if max_in_flight else []
     with open(log_path, "w") as log:
         return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", group,
-                                 "--log-level", level] + bound + QUICK + ANDROID,
+                                 "--log-level", level] + bound + QUICK + android_options(pushgate),
                                 stdout=subprocess.DEVNULL, stderr=log)
 
 
@@ -256,7 +269,7 @@ def expected_outputs(pushgate, inputs):
         lines = b"\n".join(m.value() for m in messages) + b"\n"
         header_options = [option for name, value in HEADERS for option in ("--record-header", f"{name}={value.decode()}")]
         result = subprocess.run([pushgate, "translate", "--lines", "--record-partition", str(partition),
-                                 "--record-timestamp", str(TIMESTAMP)] + header_options + ANDROID,
+                                 "--record-timestamp", str(TIMESTAMP)] + header_options + android_options(pushgate),
                                 input=lines, capture_output=True)
         for line in result.stdout.splitlines():
             record = json.loads(line)

@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (LOG, OUTPUT_TOPICS, BackgroundReader, Broker, committed_and_end_offsets,  # noqa: E402
+from harness import (LOG, output_topics, BackgroundReader, Broker, committed_and_end_offsets,  # noqa: E402
                      expected_outputs, input_records_dropped, produce, read_all, start_worker as start_process)
 from output_check import Expectation, describe, order_violations  # noqa: E402
 
@@ -132,7 +132,7 @@ def main():
         expected = expected_outputs(args.pushgate, inputs)
         log(f"{len(expected)} outputs expected")
 
-        reader = BackgroundReader(broker.address, OUTPUT_TOPICS) if args.soak else None
+        reader = BackgroundReader(broker.address, output_topics(args.pushgate)) if args.soak else None
         if args.soak:
             last_name, last = soak_trouble(args, broker, failures)
         else:
@@ -164,7 +164,7 @@ def main():
         if reader:
             reader.wait_until(expectation.complete, timeout=1800)
         else:
-            actual_records = read_all(broker.address, OUTPUT_TOPICS, idle=3, complete=expectation.complete, timeout=240)
+            actual_records = read_all(broker.address, output_topics(args.pushgate), idle=3, complete=expectation.complete, timeout=240)
         # Every output is there, but records the killed and the stopped workers produced without
         # committing are only committed once the second worker owns their partitions and has
         # re-translated them (after a rejoin): wait for that before stopping it.

@@ -1,5 +1,5 @@
-import Kafka
 import PushWorker
+import PushgateKafka
 import ServiceLifecycleTestKit
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import PushWorker
+import PushgateKafka
 import PushgateTestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import CRdKafka
 import Foundation
-import Kafka
 import Logging
 import PushWorker
+import PushgateKafka
 import PushgateTestSupport
 import Testing
 

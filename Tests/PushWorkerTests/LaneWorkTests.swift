@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Testing
 
 @testable import PushWorker

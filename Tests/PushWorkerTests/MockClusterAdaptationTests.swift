@@ -1,5 +1,5 @@
-import Kafka
 import PushWorker
+import PushgateKafka
 import Testing
 
 /// On librdkafka's mock cluster the worker keeps one produce request in flight (the mock does not check

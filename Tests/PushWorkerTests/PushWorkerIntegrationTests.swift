@@ -1,9 +1,9 @@
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateKafka
 import PushgateTestSupport
 import ServiceLifecycle
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+import PushgateKafka
 import Testing
 
 @testable import PushWorker

@@ -1,9 +1,9 @@
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
 import PushWorker
+import PushgateKafka
 import PushgateTestSupport
 
 /// Inputs, expectations and comparisons for the worker's integration tests.

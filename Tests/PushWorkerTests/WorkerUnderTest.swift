@@ -1,6 +1,6 @@
-import Kafka
 import Logging
 import PushWorker
+import PushgateKafka
 import PushgateTestSupport
 import ServiceLifecycle
 

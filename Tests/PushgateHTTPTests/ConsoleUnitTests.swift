@@ -1,7 +1,8 @@
 import Foundation
-import Kafka
-import PushgateHTTP
+import PushgateKafka
 import Testing
+
+@testable import PushgateHTTP
 
 @Suite("Console: token, listen address, follow-through, queries")
 struct ConsoleUnitTests {
@@ -93,7 +94,10 @@ struct ConsoleUnitTests {
         let template = try String(contentsOf: folder.appendingPathComponent("console.html"), encoding: .utf8)
         let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
         #expect(Set(parts).isSuperset(of: ["playground.js", "pointer.js", "api.js", "console.js", "console.css"]))
-        for part in parts {
+        #expect(
+            page.contains(
+                String(decoding: PlaygroundPage.withoutFinalNewline(PlaygroundPage.formatsScript), as: UTF8.self)))
+        for part in parts where part != PlaygroundPage.formatsPart {
             var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
             text.removeLast()
             #expect(page.contains(text), "\(part) is in the page")

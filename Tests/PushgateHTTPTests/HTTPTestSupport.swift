@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import Operations
+import PushgateSettings
 import Synchronization
 
 /// HTTP requests, metric parsing and log capture for the tests of the HTTP servers.

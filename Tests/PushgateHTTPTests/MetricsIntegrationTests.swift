@@ -1,11 +1,13 @@
 import Foundation
-import Kafka
 import Logging
-import Operations
 import PushModel
 import PushTranslation
 import PushWorker
 import PushgateHTTP
+import PushgateKafka
+import PushgateLogging
+import PushgateMetrics
+import PushgateSettings
 import PushgateTestSupport
 import ServiceLifecycle
 import Testing

@@ -1,8 +1,9 @@
 import Foundation
 import PushModel
 import PushTranslation
-import PushgateHTTP
 import Testing
+
+@testable import PushgateHTTP
 
 @Suite("Playground API")
 struct PlaygroundRoutesTests {
@@ -155,7 +156,8 @@ struct PlaygroundRoutesTests {
         #expect(resources.examples == Self.examples)
     }
 
-    /// `playground.html` with every `{{FILE}}` replaced by that file, without its final newline.
+    /// `playground.html` with every `{{FILE}}` replaced by that file, without its final newline, and
+    /// `{{formats.js}}` by the binary's list of formats.
     @Test func thePageIsTheTemplateWithEveryPartInPlace() throws {
         let folder = Self.repository.appendingPathComponent("Sources/PushgateHTTP/Resources/playground")
         let page = String(decoding: try Self.resources.get().page, as: UTF8.self)
@@ -166,10 +168,13 @@ struct PlaygroundRoutesTests {
         let parts = template.split(separator: "{{").dropFirst().map { String($0.prefix { $0 != "}" }) }
         #expect(
             parts == [
-                "playground.css", "editor.html", "pointer.js", "api.js", "playground.js", "preview-apple.js",
-                "preview-card.js", "preview-android.js",
+                "playground.css", "editor.html", "formats.js", "pointer.js", "api.js", "playground.js",
+                "preview-apple.js", "preview-card.js", "preview-android.js",
             ])
-        for part in parts {
+        let formats = String(decoding: PlaygroundPage.withoutFinalNewline(PlaygroundPage.formatsScript), as: UTF8.self)
+        #expect(page.contains(formats))
+        #expect(formats.hasPrefix("const FORMATS = \(OutputFormat.catalogueJSON);"))
+        for part in parts where part != PlaygroundPage.formatsPart {
             var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
             #expect(text.hasSuffix("\n"), "\(part) ends with a newline")
             text.removeLast()

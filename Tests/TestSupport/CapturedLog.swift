@@ -1,5 +1,5 @@
 import Logging
-import Operations
+import PushgateLogging
 import Synchronization
 
 /// A log kept in memory, for tests that check what was logged and in which order: as `LEVEL MESSAGE`

@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// What a contender wrote in one run, as one number: each record's topic, partition, key, value and
 /// headers (in order), the records sorted and hashed together, so that two runs compare equal exactly

@@ -1,8 +1,8 @@
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import PushgateKafka
 
 /// How each contender is started.
 struct ContenderCommands: Sendable {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import PushgateKafka
 
 /// `pipeline-benchmark`: CPU per input record and input records/s of `pushgate run` against
 /// librdkafka-c, a C program straight on librdkafka that writes exactly the worker's records, through

@@ -1,9 +1,9 @@
 import BenchSupport
 import Foundation
-import Kafka
 import Logging
 import PushModel
 import PushTranslation
+import PushgateKafka
 
 /// The input of the pipeline benchmark, written once: the payload mix (``BenchInput``) in the input
 /// topic, and the records the worker writes for each input, translated once from the input as it is on

@@ -18,7 +18,7 @@
  *
  * One thread consumes, produces and serves delivery reports; it sleeps in poll(2) on a pipe that
  * librdkafka writes to when the consumer's or the producer's queue receives something. Like pushgate's
- * consumer (Sources/Kafka/FetcherWakeUp.swift), it wakes librdkafka 2.0.2's fetcher when it stopped on
+ * consumer (Sources/PushgateKafka/FetcherWakeUp.swift), it wakes librdkafka 2.0.2's fetcher when it stopped on
  * a full queue: once the queue has been near its limit, the next poll that finds it empty seeks the
  * lagging partitions to their positions (otherwise the fetcher waits up to a second).
  *

@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import Logging
+import PushgateKafka
 import Synchronization
 
 /// What the console shows live, from the cluster alone (no worker metrics): the end offsets of the

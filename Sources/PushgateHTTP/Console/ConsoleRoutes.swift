@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import NIOHTTP1
+import PushgateKafka
 
 /// What `pushgate console` answers: its page, the playground's `/api/examples` and `/api/translate`,
 /// and the dead-letter API (docs/console.md): `GET /api/dead-letters`, `GET /api/dead-letters/P/O`,

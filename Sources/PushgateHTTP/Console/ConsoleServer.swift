@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 import ServiceLifecycle
 import Synchronization
 

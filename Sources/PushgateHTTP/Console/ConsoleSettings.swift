@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 
 /// What `pushgate console` connects to and watches: the topics and group of the worker, and the
 /// connection, from the same settings as `pushgate run`.

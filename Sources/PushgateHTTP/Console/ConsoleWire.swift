@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+import PushgateKafka
 
 /// The JSON shapes of the console's API (docs/console.md), encoded with snake_case names.
 enum ConsoleWire {

@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+import PushgateKafka
 
 /// One record of the dead-letter topic as the console knows it: where it is, what pushgate wrote in its
 /// headers (stage, format, errors, the source record) and its value.

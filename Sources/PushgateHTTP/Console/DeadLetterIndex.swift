@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Synchronization
 
 /// Every record of the dead-letter topic the console has read, in memory, with counts per code and

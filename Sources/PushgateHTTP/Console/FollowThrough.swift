@@ -1,4 +1,4 @@
-import Kafka
+import PushgateKafka
 import Synchronization
 
 /// What became of re-driven records: the outputs and dead letters pushgate wrote for them, found by

@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// Reads one record by its offset, with a reader of its own that joins no group.
 enum RecordReader {

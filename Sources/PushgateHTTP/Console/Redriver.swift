@@ -1,6 +1,6 @@
 import Foundation
-import Kafka
 import Logging
+import PushgateKafka
 import Synchronization
 
 /// Writes dead letters back into the input topic: the letter's key, its value or a fixed one, its

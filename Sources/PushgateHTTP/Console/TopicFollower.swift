@@ -1,5 +1,5 @@
-import Kafka
 import Logging
+import PushgateKafka
 
 /// Reads every partition of some topics, from their beginning or from their end when it starts, and
 /// goes on as they grow, without joining a consumer group or committing anything. When the cluster

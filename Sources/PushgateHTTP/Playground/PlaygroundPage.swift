@@ -1,7 +1,11 @@
+import PushModel
+import PushTranslation
+
 /// The pages of the playground and the console, each put together from the files of
 /// `Resources/playground/`: `playground.html` and `console.html`, in which each `{{FILE}}` stands for the
-/// file of that name beside it. The pages need nothing from the network except the images an output
-/// names (drawn as a placeholder when they cannot load).
+/// file of that name beside it, except `{{formats.js}}`, which the binary writes (``formatsScript``): the
+/// list of formats the page offers is the binary's. The pages need nothing from the network except the
+/// images an output names (drawn as a placeholder when they cannot load).
 ///
 /// The parts: `playground.css` (the style), `editor.html` (the payload editor, the input record and the
 /// translator's options, in both pages) and, in one `<script>`, `pointer.js` (where a JSON Pointer is in
@@ -13,6 +17,18 @@
 /// of `android-expandable` and of `fcm`). The console adds `console.css` and `console.js` (dead letters,
 /// re-drives, follow-through, the live view).
 enum PlaygroundPage {
+    /// The part of the pages that is not a file: ``formatsScript``.
+    static let formatsPart = "formats.js"
+
+    /// `const FORMATS = [..];` (what `pushgate formats` prints) and `const DEFAULT_ANDROID_FORMATS = [..];`
+    /// (the formats of Android payloads when `--android-formats` is not given), for the page's scripts.
+    static var formatsScript: [UInt8] {
+        let defaults = OutputFormat.allCases.filter { TranslatorConfiguration.defaultAndroidFormats.contains($0) }
+        let names = defaults.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+        return Array(
+            "const FORMATS = \(OutputFormat.catalogueJSON);\nconst DEFAULT_ANDROID_FORMATS = [\(names)];\n".utf8)
+    }
+
     /// `template` with each `{{NAME}}` replaced by the bytes `file` gives for `NAME`. The final newline of
     /// each file, the template's included, is left out: parts join exactly where the template puts them.
     /// - Throws: ``PlaygroundResourceError`` for a `{{` without `}}`, or what `file` throws.

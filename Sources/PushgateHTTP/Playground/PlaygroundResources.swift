@@ -43,6 +43,7 @@ public struct PlaygroundResources: Sendable {
         }
         func assemble(_ template: String) throws(PlaygroundResourceError) -> [UInt8] {
             try PlaygroundPage.assemble(try read(template, in: "playground")) { name throws(PlaygroundResourceError) in
+                if name == PlaygroundPage.formatsPart { return PlaygroundPage.formatsScript }
                 guard !name.isEmpty, !name.contains("/") else {
                     throw PlaygroundResourceError("\(template): '{{\(name)}}' does not name a file beside it")
                 }

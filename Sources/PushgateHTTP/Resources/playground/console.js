@@ -293,8 +293,7 @@ getJSON("/api/config").then(config => {
   consoleState.config = config;
   $("cluster").textContent = (config.embedded_broker ? "embedded broker " : "") + config.bootstrap_servers + " · " +
     config.dead_letter_topic + " → " + config.input_topic + " · group " + config.group_id;
-  $("fmt-fcm").checked = config.android_formats.includes("fcm");
-  $("fmt-android-expandable").checked = config.android_formats.includes("android-expandable");
+  for (const f of ANDROID_FORMATS) $("fmt-" + f).checked = config.android_formats.includes(f);
   $("lenient").checked = config.lenient;
   refreshLive();
 }).catch(e => { $("summary").textContent = String(e); });

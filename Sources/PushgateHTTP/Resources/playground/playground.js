@@ -1,6 +1,16 @@
 const $ = id => document.getElementById(id);
 const editor = $("payload"), backdrop = $("backdrop");
 let timer = null, sequence = 0, lastText = "", highlight = null;
+// The formats --android-formats may name, from the binary's list (FORMATS, written into the page by the
+// server): one checkbox each, ticked for the default ones.
+const ANDROID_FORMATS = FORMATS.filter(f => f.platform === "android").map(f => f.name);
+for (const name of ANDROID_FORMATS) {
+  const box = document.createElement("input");
+  Object.assign(box, { type: "checkbox", id: "fmt-" + name, checked: DEFAULT_ANDROID_FORMATS.includes(name) });
+  const label = document.createElement("label");
+  label.append(box, " " + name);
+  $("android-formats").append(label);
+}
 
 // Creates an element: el("div", {class: "x"}, child, "text", ...).
 function el(tag, attrs, ...children) {
@@ -63,7 +73,7 @@ function request() {
   if (num("offset") !== undefined) record.offset = num("offset");
   if (num("timestamp") !== undefined) record.timestamp_ms = num("timestamp");
   if ($("key").value !== "") record.key = $("key").value;
-  const formats = ["android-expandable", "fcm"].filter(f => $("fmt-" + f).checked);
+  const formats = ANDROID_FORMATS.filter(f => $("fmt-" + f).checked);
   return { payload: editor.value, record, android_formats: formats, lenient: $("lenient").checked };
 }
 
@@ -93,7 +103,7 @@ async function translate() {
 function schedule() { clearTimeout(timer); timer = setTimeout(translate, 300); renderBackdrop(); }
 editor.addEventListener("input", () => { highlight = null; $("example").value = ""; schedule(); });
 for (const id of ["topic", "partition", "offset", "key", "timestamp", "headers"]) $(id).addEventListener("input", schedule);
-for (const id of ["fmt-android-expandable", "fmt-fcm", "lenient"]) $(id).addEventListener("change", schedule);
+for (const id of [...ANDROID_FORMATS.map(f => "fmt-" + f), "lenient"]) $(id).addEventListener("change", schedule);
 
 function problemList(problems, kind) {
   return el("ul", { class: "problems " + kind + "s" }, problems.map(p => {
