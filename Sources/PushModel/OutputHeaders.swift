@@ -51,7 +51,7 @@ public struct OutputHeaders: Sendable {
     /// How many headers there are.
     public var count: Int {
         forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
-            + (apns.map { $0.collapseID == nil ? 3 : 4 } ?? 0)
+            + (apns.map { 3 + ($0.collapseID == nil ? 0 : 1) + ($0.channelID == nil ? 0 : 1) } ?? 0)
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
@@ -70,11 +70,14 @@ public struct OutputHeaders: Sendable {
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
         if let warnings { warnings.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) } }
         guard let apns else { return }
-        body(Self.bytes("apns-push-type"), Self.bytes(apns.background ? "background" : "alert"))
+        body(Self.bytes("apns-push-type"), Self.bytes(apns.pushType.headerValue))
         body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
         DecimalText.withBytes(of: apns.expiration) { body(Self.bytes("apns-expiration"), $0) }
         if let collapseID = apns.collapseID {
             collapseID.withUnsafeBytes { body(Self.bytes("apns-collapse-id"), $0) }
+        }
+        if let channelID = apns.channelID {
+            channelID.withUnsafeBytes { body(Self.bytes("apns-channel-id"), $0) }
         }
     }
 
@@ -115,22 +118,47 @@ public struct OutputHeaders: Sendable {
 public struct APNsHeaders: Sendable {
     // `Optional<T>`, not `T?`: see ``OutputRecord``.
 
-    /// `apns-push-type: background` (else `alert`).
-    public var background: Bool
+    /// `apns-push-type`.
+    public var pushType: APNsPushType
     /// `apns-priority: 10` (else `5`).
     public var highPriority: Bool
     /// `apns-expiration`, in seconds since the epoch (`0`: none).
     public var expiration: Int64
     /// `apns-collapse-id` as decoded UTF-8, when given.
     public var collapseID: Optional<ArraySlice<UInt8>>
+    /// `apns-channel-id` as decoded UTF-8: a Live Activity broadcast (SPEC 5.1.1), when given.
+    public var channelID: Optional<ArraySlice<UInt8>>
 
     /// Creates the `apns-*` headers.
     @inlinable
-    public init(background: Bool, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?) {
-        self.background = background
+    public init(
+        pushType: APNsPushType, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?,
+        channelID: ArraySlice<UInt8>? = nil
+    ) {
+        self.pushType = pushType
         self.highPriority = highPriority
         self.expiration = expiration
         self.collapseID = collapseID
+        self.channelID = channelID
+    }
+}
+
+/// The `apns-push-type` of an output.
+public enum APNsPushType: Sendable, Equatable {
+    /// `alert`: something visible or audible.
+    case alert
+    /// `background`: nothing visible or audible (content-available only).
+    case background
+    /// `liveactivity`: an ActivityKit Live Activity push (SPEC 5.1.1).
+    case liveActivity
+
+    /// The header value (static memory).
+    var headerValue: StaticString {
+        switch self {
+        case .alert: "alert"
+        case .background: "background"
+        case .liveActivity: "liveactivity"
+        }
     }
 }
 

@@ -48,6 +48,11 @@ struct RecordBuilder {
         var apns: APNsHeaders?
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
+        /// The `apns-*` headers of the `apns` output when it is a Live Activity push (SPEC 5.1.1); the
+        /// other formats delivered by APNs keep ``apns``.
+        var liveActivity: APNsHeaders? = nil
+        /// `apns-channel-id` of a Live Activity broadcast, when given.
+        var apnsChannelID: PayloadText? = nil
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -63,12 +68,21 @@ struct RecordBuilder {
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
             apns = APNsHeaders(
-                background: background, highPriority: !background && notification.message.priority == .high,
+                pushType: background ? .background : .alert,
+                highPriority: !background && notification.message.priority == .high,
                 expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
-        return SharedHeaders(
+        var headers = SharedHeaders(
             id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
             apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
+        if let activity = notification.liveActivity, notification.formats.contains(.apns) {
+            // SPEC 5.1.1: priority 10 only when asked for (Apple budgets them), whatever the alert.
+            headers.liveActivity = APNsHeaders(
+                pushType: .liveActivity, highPriority: notification.message.priority == .high,
+                expiration: Self.expiration(notification, timestampMs), collapseID: nil)
+            headers.apnsChannelID = activity.channelID.map { payloadText($0, document) }
+        }
+        return headers
     }
 
     /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
@@ -119,11 +133,16 @@ struct RecordBuilder {
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
                 id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil))
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared, format) : nil))
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
-    private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
+    private func apnsHeaders(_ shared: SharedHeaders, _ format: OutputFormat) -> APNsHeaders? {
+        if format == .apns, var activity = shared.liveActivity {
+            activity.collapseID = shared.apnsCollapseID.map(bytes)
+            activity.channelID = shared.apnsChannelID.map(bytes)
+            return activity
+        }
         guard var apns = shared.apns else { return nil }
         apns.collapseID = shared.apnsCollapseID.map(bytes)
         return apns
@@ -133,10 +152,14 @@ struct RecordBuilder {
     private static func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
         let ttl = notification.message.ttlSeconds
         guard ttl != 0 else { return 0 }
+        return seconds(ofMilliseconds: timestampMs) + ttl
+    }
+
+    /// floor(`milliseconds` / 1000): a record's time in seconds since the epoch.
+    static func seconds(ofMilliseconds milliseconds: Int64) -> Int64 {
         // Floor division that cannot overflow, even for Int64.min.
-        let (quotient, remainder) = timestampMs.quotientAndRemainder(dividingBy: 1000)
-        let seconds = remainder < 0 ? quotient - 1 : quotient
-        return seconds + ttl
+        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder < 0 ? quotient - 1 : quotient
     }
 
     /// The parse-stage dead letter and its report.
