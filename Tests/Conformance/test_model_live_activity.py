@@ -4,6 +4,7 @@ import copy
 import glob
 import json
 import os
+import subprocess
 import unittest
 
 from check_goldens import raw_value
@@ -12,6 +13,7 @@ from real_parsers import check_record
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 GOLDEN = os.path.join(ROOT, "Tests", "PushTranslationTests", "Golden")
+PUSHGATE = os.environ.get("PUSHGATE_BIN", os.path.join(ROOT, ".build", "debug", "pushgate"))
 
 START = {"aps": {
     "timestamp": 1700000000, "event": "start", "content-state": {"home": 0, "away": 0},
@@ -55,6 +57,19 @@ class GoldenLiveActivitiesPass(unittest.TestCase):
         for name, record, raw in live_activity_records():
             with self.subTest(name):
                 self.assertEqual(check_live_activity(record["value"], raw, dict(record["headers"])), [])
+
+    @unittest.skipUnless(os.access(PUSHGATE, os.X_OK), "pushgate is not built (set PUSHGATE_BIN)")
+    def test_example_live_activities_pass(self):
+        result = subprocess.run([PUSHGATE, "translate", "--lines", os.path.join(ROOT, "examples", "payloads.jsonl")],
+                                capture_output=True, text=True, timeout=60, check=False)
+        checked = 0
+        for line in result.stdout.splitlines():
+            record = json.loads(line)
+            if record["format"] == "apns" and dict(record["headers"]).get("apns-push-type") == "liveactivity":
+                checked += 1
+                self.assertEqual(check_live_activity(record["value"], raw_value(line, record["value"]),
+                                                     dict(record["headers"])), [])
+        self.assertGreater(checked, 0)
 
     def test_check_record_routes_by_push_type(self):
         self.assertTrue(is_live_activity(UPDATE, HEADERS))
