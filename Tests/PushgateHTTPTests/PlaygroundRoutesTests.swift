@@ -167,7 +167,7 @@ struct PlaygroundRoutesTests {
         #expect(
             parts == [
                 "playground.css", "editor.html", "pointer.js", "api.js", "playground.js", "preview-apple.js",
-                "preview-card.js", "preview-android.js",
+                "preview-live-activity.js", "preview-card.js", "preview-android.js",
             ])
         for part in parts {
             var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
