@@ -115,7 +115,7 @@ public struct Translator: Sendable {
     ) -> Emission {
         switch format {
         case .apns:
-            APNsEmitter(recordSeconds: RecordBuilder.seconds(ofMilliseconds: timestampMs))
+            APNsEmitter(recordTimestampMs: timestampMs)
                 .emit(notification, document: document, shared: shared, into: &writer)
         case .adobeCarousel:
             AdobeCarouselEmitter().emit(notification, document: document, shared: shared, into: &writer)

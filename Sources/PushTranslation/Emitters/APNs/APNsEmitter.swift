@@ -4,8 +4,9 @@ import PushModel
 /// then `data`'s members; or a Live Activity push when the payload has `live_activity` (SPEC 5.1.1).
 struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
-    /// The input record's time in seconds since the epoch: a Live Activity's default `timestamp`.
-    var recordSeconds: Int64 = 0
+    /// The input record's time in ms since the epoch (its timestamp, else when it was read): a Live
+    /// Activity's default `timestamp`, in whole seconds.
+    var recordTimestampMs: Int64 = 0
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
     func emit(
@@ -14,8 +15,8 @@ struct APNsEmitter: Emitter {
     ) -> Emission {
         if let activity = notification.liveActivity {
             return LiveActivityWriter.emit(
-                activity, notification, document: document, shared: shared, recordSeconds: recordSeconds,
-                into: &writer)
+                activity, notification, document: document, shared: shared,
+                recordSeconds: RecordBuilder.seconds(ofMilliseconds: recordTimestampMs), into: &writer)
         }
         var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
