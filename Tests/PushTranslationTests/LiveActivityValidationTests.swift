@@ -5,10 +5,10 @@ import Testing
 /// SPEC 5.1.1 and 9 ("Live Activity checks"), and the Live Activity points of sections 3 and 4: the
 /// validate stage of `live_activity`, routing and `unused_field`.
 @Suite struct LiveActivityValidationTests {
-    /// The validate errors of an iOS-only payload with `live_activity` set to `activity`.
+    /// The errors of an iOS-only payload with an alert and `live_activity` set to `activity`.
     private func errors(_ activity: String, lenient: Bool = false) -> [String] {
-        Harness.translate(#"{"platform":{"android":false},"live_activity":"# + activity + "}", lenient: lenient)
-            .errorCodes
+        let payload = #"{"platform":{"android":false},"message":{"title":"T","body":"B"},"live_activity":"#
+        return Harness.translate(payload + activity + "}", lenient: lenient).errorCodes
     }
 
     /// The warnings of the outputs of `json`.
@@ -30,6 +30,35 @@ import Testing
         let codes = errors(activity)
         #expect(codes.contains("invalid_value /live_activity/\(key)"))
         #expect(codes.filter { $0.hasPrefix("missing_field /live_activity") }.isEmpty)
+    }
+
+    /// Every key with every event: `invalid_value` exactly when the event does not take it (SPEC 5.1.1's
+    /// third column), and nothing else for a key the event takes.
+    @Test(arguments: ["start", "update", "end"])
+    func everyKeyWithEveryEvent(_ event: String) {
+        let values: [(key: String, value: String, events: Set<String>)] = [
+            ("content_state", #"{"a":1}"#, ["start", "update", "end"]),
+            ("timestamp", "1700000000", ["start", "update", "end"]),
+            ("stale_date", "1700003600", ["start", "update", "end"]),
+            ("dismissal_date", "1700009000", ["end"]),
+            ("relevance_score", "0.5", ["start", "update", "end"]),
+            ("attributes_type", #""A""#, ["start"]),
+            ("attributes", #"{"b":2}"#, ["start"]),
+            ("input_push_token", "true", ["start"]),
+            ("input_push_channel", #""Y2g=""#, ["start"]),
+            ("channel_id", #""Y2g=""#, ["update", "end"]),
+        ]
+        // The keys the event requires, so that only the key under test can be wrong.
+        let required: [String: [(String, String)]] = [
+            "start": [("content_state", "{}"), ("attributes_type", #""A""#), ("attributes", "{}")],
+            "update": [("content_state", "{}")], "end": [],
+        ]
+        for (key, value, events) in values {
+            let members = [("event", #""\#(event)""#)] + (required[event] ?? []).filter { $0.0 != key } + [(key, value)]
+            let activity = "{" + members.map { #""\#($0.0)":\#($0.1)"# }.joined(separator: ",") + "}"
+            let expected = events.contains(event) ? [] : ["invalid_value /live_activity/\(key)"]
+            #expect(errors(activity) == expected, "\(key) with \(event)")
+        }
     }
 
     @Test func aKeyTheEventDoesNotTakeIsReportedOnlyOnce() {
