@@ -58,6 +58,17 @@ class GoldenLiveActivitiesPass(unittest.TestCase):
             with self.subTest(name):
                 self.assertEqual(check_live_activity(record["value"], raw, dict(record["headers"])), [])
 
+    def test_schema_examples_agree_with_the_model(self):
+        examples = os.path.join(ROOT, "Schemas", "examples")
+        valid = sorted(glob.glob(os.path.join(examples, "apns-live-activity.example-*.json")))
+        invalid = sorted(glob.glob(os.path.join(examples, "apns-live-activity.invalid-*.json")))
+        self.assertTrue(valid and invalid)
+        for path in valid + invalid:
+            with open(path, encoding="utf-8") as handle:
+                problems = check_live_activity(json.load(handle))
+            with self.subTest(os.path.basename(path)):
+                self.assertEqual(problems == [], path in valid, problems)
+
     @unittest.skipUnless(os.access(PUSHGATE, os.X_OK), "pushgate is not built (set PUSHGATE_BIN)")
     def test_example_live_activities_pass(self):
         result = subprocess.run([PUSHGATE, "translate", "--lines", os.path.join(ROOT, "examples", "payloads.jsonl")],
