@@ -1,7 +1,9 @@
 /// An ActivityKit Live Activity push (SPEC 5.1.1): the payload's `live_activity`, checked. With it the
 /// `apns` output updates a Live Activity instead of showing a notification.
 ///
-/// Numbers and copied objects are references into the input payload, written as they are.
+/// Only the event and where the checked object is are kept: the `apns` emitter writes its members from
+/// the input payload (numbers and the app's objects as they are written there), so that the IR of the
+/// many payloads without a Live Activity stays small.
 public struct LiveActivity: Sendable, Equatable {
     /// What the push does to the activity (`aps.event`).
     public enum Event: String, Sendable, Equatable, CaseIterable {
@@ -15,30 +17,14 @@ public struct LiveActivity: Sendable, Equatable {
 
     /// The event.
     public var event: Event
-    /// `aps.content-state`, an object (required for `start` and `update`).
-    public var contentState: InputValue?
-    /// `aps.timestamp`, integer seconds as written; `nil`: the input record's time.
-    public var timestamp: InputValue?
-    /// `aps.stale-date`, integer seconds as written.
-    public var staleDate: InputValue?
-    /// `aps.dismissal-date`, integer seconds as written (`end` only).
-    public var dismissalDate: InputValue?
-    /// `aps.relevance-score`, a number as written.
-    public var relevanceScore: InputValue?
-    /// `aps.attributes-type`, the app's `ActivityAttributes` type name (`start` only).
-    public var attributesType: InputText?
-    /// `aps.attributes`, an object (`start` only).
-    public var attributes: InputValue?
-    /// Whether `aps.input-push-token: 1` is written (`start` only).
-    public var inputPushToken: Bool = false
-    /// `aps.input-push-channel`, the broadcast channel of the new activity (`start` only).
-    public var inputPushChannel: InputText?
-    /// The `apns-channel-id` header: the push is a broadcast to this channel (`update`, `end`).
-    public var channelID: InputText?
+    /// The `live_activity` object: every member is checked (its type, range and event); `null` members
+    /// are absent, and unknown ones (with `--lenient`) are not written.
+    public var object: InputValue
 
-    /// Creates a Live Activity push with nothing set but its event.
+    /// Refers to a checked `live_activity` object with its event.
     @inlinable
-    public init(event: Event) {
+    public init(event: Event, object: InputValue) {
         self.event = event
+        self.object = object
     }
 }

@@ -116,18 +116,21 @@ public struct OutputHeaders: Sendable {
 
 /// The `apns-*` headers of an output delivered by APNs.
 public struct APNsHeaders: Sendable {
-    // `Optional<T>`, not `T?`: see ``OutputRecord``.
+    // `Optional<T>`, not `T?`: see ``OutputRecord``. Declared in this order so that `channelIDCount` fits
+    // in what would be padding before `expiration`: the headers of every output are copied with it.
 
     /// `apns-push-type`.
     public var pushType: APNsPushType
     /// `apns-priority: 10` (else `5`).
     public var highPriority: Bool
+    /// How many bytes at the end of ``ids`` are `apns-channel-id` (0: none).
+    public var channelIDCount: UInt32
     /// `apns-expiration`, in seconds since the epoch (`0`: none).
     public var expiration: Int64
-    /// `apns-collapse-id` as decoded UTF-8, when given.
-    public var collapseID: Optional<ArraySlice<UInt8>>
-    /// `apns-channel-id` as decoded UTF-8: a Live Activity broadcast (SPEC 5.1.1), when given.
-    public var channelID: Optional<ArraySlice<UInt8>>
+    /// The decoded UTF-8 of `apns-collapse-id`, then of `apns-channel-id` (a Live Activity broadcast,
+    /// SPEC 5.1.1), each when given. One slice for both: a second would make every output retain and
+    /// release one more reference, and most outputs have neither.
+    public var ids: Optional<ArraySlice<UInt8>>
 
     /// Creates the `apns-*` headers.
     @inlinable
@@ -138,8 +141,25 @@ public struct APNsHeaders: Sendable {
         self.pushType = pushType
         self.highPriority = highPriority
         self.expiration = expiration
-        self.collapseID = collapseID
-        self.channelID = channelID
+        if let channelID, !channelID.isEmpty {
+            self.ids = ArraySlice((collapseID.map(Array.init) ?? []) + channelID)
+            self.channelIDCount = UInt32(truncatingIfNeeded: channelID.count)
+        } else {
+            self.ids = collapseID
+            self.channelIDCount = 0
+        }
+    }
+
+    /// `apns-collapse-id` as decoded UTF-8, when given.
+    public var collapseID: ArraySlice<UInt8>? {
+        guard let ids, ids.count > Int(channelIDCount) else { return nil }
+        return ids.dropLast(Int(channelIDCount))
+    }
+
+    /// `apns-channel-id` as decoded UTF-8, when given.
+    public var channelID: ArraySlice<UInt8>? {
+        guard channelIDCount > 0, let ids else { return nil }
+        return ids.suffix(Int(channelIDCount))
     }
 }
 

@@ -93,9 +93,11 @@ public struct Translator: Sendable {
                     warningsJSON = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
                 }
                 // The emission's last use: its value is moved into the record, not copied.
+                let liveActivity = format == .apns ? notification.liveActivity : nil
                 records.append(
                     builder.output(
-                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON))
+                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON,
+                        liveActivity: liveActivity.map { builder.liveActivityHeaders($0, notification, document) }))
             }
         }
         for (format, errors) in failures {

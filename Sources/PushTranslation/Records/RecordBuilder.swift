@@ -48,11 +48,15 @@ struct RecordBuilder {
         var apns: APNsHeaders?
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
-        /// The `apns-*` headers of the `apns` output when it is a Live Activity push (SPEC 5.1.1); the
-        /// other formats delivered by APNs keep ``apns``.
-        var liveActivity: APNsHeaders? = nil
-        /// `apns-channel-id` of a Live Activity broadcast, when given.
-        var apnsChannelID: PayloadText? = nil
+    }
+
+    /// What the `apns` output's headers change when it is a Live Activity push (SPEC 5.1.1); the other
+    /// formats delivered by APNs keep the shared ones. Not part of ``SharedHeaders``: most payloads have none.
+    struct LiveActivityHeaders {
+        /// `apns-priority: 10` (else `5`), whatever the alert.
+        var highPriority: Bool
+        /// `apns-channel-id` of a broadcast, when given.
+        var channelID: PayloadText?
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -72,17 +76,22 @@ struct RecordBuilder {
                 highPriority: !background && notification.message.priority == .high,
                 expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
-        var headers = SharedHeaders(
+        return SharedHeaders(
             id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
             apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
-        if let activity = notification.liveActivity, notification.formats.contains(.apns) {
-            // SPEC 5.1.1: priority 10 only when asked for (Apple budgets them), whatever the alert.
-            headers.liveActivity = APNsHeaders(
-                pushType: .liveActivity, highPriority: notification.message.priority == .high,
-                expiration: Self.expiration(notification, timestampMs), collapseID: nil)
-            headers.apnsChannelID = activity.channelID.map { payloadText($0, document) }
-        }
-        return headers
+    }
+
+    /// The headers of the `apns` output of a Live Activity push (made out of line: most payloads have none).
+    @inline(never)
+    func liveActivityHeaders(_ activity: LiveActivity, _ notification: PushNotification, _ document: JSONDocument)
+        -> LiveActivityHeaders
+    {
+        // SPEC 5.1.1: priority 10 only when asked for (Apple budgets them), whatever the alert.
+        return LiveActivityHeaders(
+            highPriority: notification.message.priority == .high,
+            channelID: LiveActivityMembers(activity, document).channelID.map {
+                payloadText(document.text($0), document)
+            })
     }
 
     /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
@@ -124,27 +133,29 @@ struct RecordBuilder {
     /// An output record, its headers kept as what they are made of (no list of them is made).
     /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
     /// them, `nil` when there are none.
-    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?)
-        -> OutputRecord
-    {
+    /// `liveActivity`: the `apns` output of a Live Activity push.
+    func output(
+        format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?,
+        liveActivity: LiveActivityHeaders? = nil
+    ) -> OutputRecord {
         OutputRecord(
             topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
             headers: OutputHeaders(
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
                 id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? apnsHeaders(shared, format) : nil))
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared, liveActivity) : nil))
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
-    private func apnsHeaders(_ shared: SharedHeaders, _ format: OutputFormat) -> APNsHeaders? {
-        if format == .apns, var activity = shared.liveActivity {
-            activity.collapseID = shared.apnsCollapseID.map(bytes)
-            activity.channelID = shared.apnsChannelID.map(bytes)
-            return activity
-        }
+    private func apnsHeaders(_ shared: SharedHeaders, _ liveActivity: LiveActivityHeaders?) -> APNsHeaders? {
         guard var apns = shared.apns else { return nil }
-        apns.collapseID = shared.apnsCollapseID.map(bytes)
+        if let activity = liveActivity {
+            return APNsHeaders(
+                pushType: .liveActivity, highPriority: activity.highPriority, expiration: apns.expiration,
+                collapseID: shared.apnsCollapseID.map(bytes), channelID: activity.channelID.map(bytes))
+        }
+        apns.ids = shared.apnsCollapseID.map(bytes)
         return apns
     }
 

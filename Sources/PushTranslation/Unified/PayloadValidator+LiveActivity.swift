@@ -17,7 +17,6 @@ extension PayloadValidator {
         givenUses.insert(.liveActivity)
         guard let object = context.object(token, path) else { return }
         let event = Self.event(of: object, document)
-        var activity = LiveActivity(event: event ?? .update)
         var given: Set<LiveActivityKey> = []
         for (name, key, value) in document.members(object, keyedBy: LiveActivityKey.self) {
             guard let key else {
@@ -34,7 +33,7 @@ extension PayloadValidator {
                 )
                 continue
             }
-            readLiveActivityMember(key, value, keyPath, into: &activity)
+            checkLiveActivityMember(key, value, keyPath)
         }
         guard let event else {
             if !given.contains(.event) {
@@ -48,7 +47,7 @@ extension PayloadValidator {
                 .missingField, JSONPointer.appending(path, key.rawValue),
                 "a Live Activity \"\(event.rawValue)\" needs \(key.rawValue)")
         }
-        notification.liveActivity = activity
+        notification.liveActivity = LiveActivity(event: event, object: InputValue(token: object))
     }
 
     /// The keys an event requires.
@@ -66,43 +65,29 @@ extension PayloadValidator {
         return document.withDecodedBytes(document.text(token), LiveActivity.Event.keyTable.match)
     }
 
-    private mutating func readLiveActivityMember(
-        _ key: LiveActivityKey, _ value: Int, _ path: String, into activity: inout LiveActivity
-    ) {
+    /// Checks one member's type and range (the emitter writes it from the input as it is).
+    private mutating func checkLiveActivityMember(_ key: LiveActivityKey, _ value: Int, _ path: String) {
         switch key {
         case .event:
             _ = context.choice(
                 value, path, LiveActivity.Event.self, choices: LiveActivity.Event.allCases.map(\.rawValue))
-        case .content_state: activity.contentState = appObject(value, path)
-        case .attributes: activity.attributes = appObject(value, path)
-        case .timestamp: activity.timestamp = seconds(value, path)
-        case .stale_date: activity.staleDate = seconds(value, path)
-        case .dismissal_date: activity.dismissalDate = seconds(value, path)
-        case .relevance_score:
-            if context.number(value, path, minimum: 0) != nil { activity.relevanceScore = InputValue(token: value) }
-        case .attributes_type: activity.attributesType = context.string(value, path)
-        case .input_push_token:
-            if let flag = context.bool(value, path) { activity.inputPushToken = flag }
-        case .input_push_channel: activity.inputPushChannel = context.string(value, path)
-        case .channel_id: activity.channelID = context.string(value, path)
+        case .content_state, .attributes: checkAppObject(value, path)
+        case .timestamp, .stale_date, .dismissal_date: _ = context.integer(value, path, in: 0...Self.latestSeconds)
+        case .relevance_score: _ = context.number(value, path, minimum: 0)
+        case .attributes_type, .input_push_channel, .channel_id: _ = context.string(value, path)
+        case .input_push_token: _ = context.bool(value, path)
         }
     }
 
-    /// Integer seconds since the epoch, 0...``latestSeconds``: the value as written.
-    private mutating func seconds(_ token: Int, _ path: String) -> InputValue? {
-        context.integer(token, path, in: 0...Self.latestSeconds) == nil ? nil : InputValue(token: token)
-    }
-
-    /// An object of the app's own types (`content_state`, `attributes`), copied as it is: any member or
-    /// element inside it that is `null` is `invalid_value` (APNs refuses `null`).
-    private mutating func appObject(_ token: Int, _ path: String) -> InputValue? {
-        guard let object = context.object(token, path) else { return nil }
+    /// Checks an object of the app's own types (`content_state`, `attributes`), copied as it is: any member
+    /// or element inside it that is `null` is `invalid_value` (APNs refuses `null`).
+    private mutating func checkAppObject(_ token: Int, _ path: String) {
+        guard let object = context.object(token, path) else { return }
         let document = self.document
         // Most objects hold no null: only then are the pointers made.
         if (object + 1..<document.end(object)).contains(where: { document.isNull($0) }) {
             reportNulls(in: object, path)
         }
-        return InputValue(token: object)
     }
 
     /// Reports every `null` inside the container at `token`.

@@ -43,11 +43,12 @@ enum LiveActivityWriter {
         _ activity: LiveActivity, _ notification: borrowing PushNotification, _ document: JSONDocument,
         recordSeconds: Int64, into writer: inout JSONWriter
     ) {
+        let members = LiveActivityMembers(activity, document)
         writer.key("aps")
         writer.beginObject()
         writer.key("timestamp")
-        if let timestamp = activity.timestamp {
-            writer.value(timestamp.token, document)
+        if let timestamp = members.timestamp {
+            writer.value(timestamp, document)
         } else {
             writer.integer(recordSeconds)
         }
@@ -57,17 +58,17 @@ enum LiveActivityWriter {
         case .update: writer.literal("update")
         case .end: writer.literal("end")
         }
-        writeValue("content-state", activity.contentState, document, into: &writer)
-        writeValue("stale-date", activity.staleDate, document, into: &writer)
-        writeValue("dismissal-date", activity.dismissalDate, document, into: &writer)
-        writeValue("relevance-score", activity.relevanceScore, document, into: &writer)
-        writer.member("attributes-type", activity.attributesType, document)
-        writeValue("attributes", activity.attributes, document, into: &writer)
-        if activity.inputPushToken {
+        writeValue("content-state", members.contentState, document, into: &writer)
+        writeValue("stale-date", members.staleDate, document, into: &writer)
+        writeValue("dismissal-date", members.dismissalDate, document, into: &writer)
+        writeValue("relevance-score", members.relevanceScore, document, into: &writer)
+        writeValue("attributes-type", members.attributesType, document, into: &writer)
+        writeValue("attributes", members.attributes, document, into: &writer)
+        if members.inputPushToken {
             writer.key("input-push-token")
             writer.integer(1)
         }
-        writer.member("input-push-channel", activity.inputPushChannel, document)
+        writeValue("input-push-channel", members.inputPushChannel, document, into: &writer)
         let message = notification.message
         if message.title != nil || message.body != nil {
             writer.key("alert")
@@ -80,12 +81,13 @@ enum LiveActivityWriter {
         writer.endObject()
     }
 
-    /// Writes a value of the input, when given, as the member `key`.
+    /// Writes a value of the input (a string, number or object, as the input wrote it), when given, as the
+    /// member `key`.
     private static func writeValue(
-        _ key: StaticString, _ value: InputValue?, _ document: JSONDocument, into writer: inout JSONWriter
+        _ key: StaticString, _ token: Int?, _ document: JSONDocument, into writer: inout JSONWriter
     ) {
-        guard let value else { return }
+        guard let token else { return }
         writer.key(key)
-        writer.value(value.token, document)
+        writer.value(token, document)
     }
 }
