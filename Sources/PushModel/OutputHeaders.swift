@@ -163,6 +163,16 @@ public struct APNsHeaders: Sendable {
     }
 }
 
+extension OutputRecord {
+    /// Changes the `apns-*` headers of an output that has them (the `apns` output of a Live Activity push
+    /// has its own, SPEC 5.1.1); a record without them, or whose headers are a list, is left as it is.
+    public mutating func updateAPNsHeaders(_ body: (inout APNsHeaders) -> Void) {
+        guard headerList == nil, var apns = outputHeaders.apns else { return }
+        body(&apns)
+        outputHeaders.apns = apns
+    }
+}
+
 /// The `apns-push-type` of an output.
 public enum APNsPushType: Sendable, Equatable {
     /// `alert`: something visible or audible.

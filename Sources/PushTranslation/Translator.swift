@@ -93,11 +93,13 @@ public struct Translator: Sendable {
                     warningsJSON = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
                 }
                 // The emission's last use: its value is moved into the record, not copied.
-                let liveActivity = format == .apns ? notification.liveActivity : nil
                 records.append(
                     builder.output(
-                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON,
-                        liveActivity: liveActivity.map { builder.liveActivityHeaders($0, notification, document) }))
+                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON))
+                // The apns output of a Live Activity push has headers of its own (SPEC 5.1.1).
+                if format == .apns, let activity = notification.liveActivity {
+                    builder.setLiveActivityHeaders(of: &records[records.count - 1], activity, notification, document)
+                }
             }
         }
         for (format, errors) in failures {

@@ -50,15 +50,6 @@ struct RecordBuilder {
         var apnsCollapseID: PayloadText?
     }
 
-    /// What the `apns` output's headers change when it is a Live Activity push (SPEC 5.1.1); the other
-    /// formats delivered by APNs keep the shared ones. Not part of ``SharedHeaders``: most payloads have none.
-    struct LiveActivityHeaders {
-        /// `apns-priority: 10` (else `5`), whatever the alert.
-        var highPriority: Bool
-        /// `apns-channel-id` of a broadcast, when given.
-        var channelID: PayloadText?
-    }
-
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
     /// bytes when the text holds escapes.
     enum PayloadText {
@@ -81,17 +72,23 @@ struct RecordBuilder {
             apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
     }
 
-    /// The headers of the `apns` output of a Live Activity push (made out of line: most payloads have none).
+    /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
+    /// `apns-push-type: liveactivity`, priority 10 only for `high` (Apple budgets them) whatever the
+    /// alert, and `apns-channel-id` for a broadcast. Out of line: most payloads have no Live Activity.
     @inline(never)
-    func liveActivityHeaders(_ activity: LiveActivity, _ notification: PushNotification, _ document: JSONDocument)
-        -> LiveActivityHeaders
-    {
-        // SPEC 5.1.1: priority 10 only when asked for (Apple budgets them), whatever the alert.
-        return LiveActivityHeaders(
-            highPriority: notification.message.priority == .high,
-            channelID: LiveActivityMembers(activity, document).channelID.map {
-                payloadText(document.text($0), document)
-            })
+    func setLiveActivityHeaders(
+        of record: inout OutputRecord, _ activity: LiveActivity, _ notification: PushNotification,
+        _ document: JSONDocument
+    ) {
+        let channelID = LiveActivityMembers(activity, document).channelID.map {
+            bytes(payloadText(document.text($0), document))
+        }
+        let highPriority = notification.message.priority == .high
+        record.updateAPNsHeaders { apns in
+            apns = APNsHeaders(
+                pushType: .liveActivity, highPriority: highPriority, expiration: apns.expiration,
+                collapseID: apns.collapseID, channelID: channelID)
+        }
     }
 
     /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
@@ -133,28 +130,21 @@ struct RecordBuilder {
     /// An output record, its headers kept as what they are made of (no list of them is made).
     /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
     /// them, `nil` when there are none.
-    /// `liveActivity`: the `apns` output of a Live Activity push.
-    func output(
-        format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?,
-        liveActivity: LiveActivityHeaders? = nil
-    ) -> OutputRecord {
+    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?)
+        -> OutputRecord
+    {
         OutputRecord(
             topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
             headers: OutputHeaders(
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
                 id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? apnsHeaders(shared, liveActivity) : nil))
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil))
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
-    private func apnsHeaders(_ shared: SharedHeaders, _ liveActivity: LiveActivityHeaders?) -> APNsHeaders? {
+    private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
         guard var apns = shared.apns else { return nil }
-        if let activity = liveActivity {
-            return APNsHeaders(
-                pushType: .liveActivity, highPriority: activity.highPriority, expiration: apns.expiration,
-                collapseID: shared.apnsCollapseID.map(bytes), channelID: activity.channelID.map(bytes))
-        }
         apns.ids = shared.apnsCollapseID.map(bytes)
         return apns
     }
