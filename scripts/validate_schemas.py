@@ -72,7 +72,7 @@ def apns_formats() -> set[str]:
 
 OUTPUT_HEADER_ORDER = ["pushgate-id", "pushgate-format", "pushgate-source", "pushgate-dry-run",
                        "pushgate-warnings", "apns-push-type", "apns-priority", "apns-expiration",
-                       "apns-collapse-id"]
+                       "apns-collapse-id", "apns-channel-id"]
 DEAD_LETTER_HEADER_ORDER = ["__connect.errors.topic", "__connect.errors.partition", "__connect.errors.offset",
                             "__connect.errors.stage", "__connect.errors.exception.class.name",
                             "__connect.errors.exception.message", "pushgate-id", "pushgate-format",
@@ -550,10 +550,11 @@ class Goldens:
             problems.append(("/format", f"unknown format {fmt!r}"))
             return problems, None, None, False
         rank = formats().index(fmt)
-        validator = self.schemas.get(fmt)
         value = rec.get("value")
+        schema_name = value_schema_name(fmt, headers)
+        validator = self.schemas.get(schema_name)
         if validator is None:
-            problems.append(("/value", f"no usable schema Schemas/{fmt}.schema.json"))
+            problems.append(("/value", f"no usable schema Schemas/{schema_name}.schema.json"))
         else:
             problems += schema_problems(validator, value, ("value",))
         problems += [("/value" + p, m) for p, m in surrogate_problems(value)]
@@ -660,6 +661,14 @@ class Goldens:
         self.report.check(path, line, schema_problems(validator, doc) + unified_extra_problems(doc))
 
 
+def value_schema_name(fmt: str, headers: list) -> str:
+    """The schema of a record's value: ``apns-live-activity`` for an ``apns`` record sent as a Live Activity push
+    (``apns-push-type: liveactivity``, SPEC 5.1.1), else the format's own."""
+    if fmt == "apns" and any(h[0] == "apns-push-type" and h[1] == "liveactivity" for h in headers):
+        return "apns-live-activity"
+    return fmt
+
+
 def golden_consistency(fmt: str, value: Any, headers: dict[str, Any]) -> list[tuple[str, str]]:
     """SPEC rules linking an output's value and headers."""
     problems: list[tuple[str, str]] = []
@@ -672,7 +681,7 @@ def golden_consistency(fmt: str, value: Any, headers: dict[str, Any]) -> list[tu
     if fmt in apns_formats() and isinstance(value, dict) and isinstance(value.get("aps"), dict):
         aps = value["aps"]
         background = not any(k in aps for k in ("alert", "badge", "sound"))
-        want = "background" if background else "alert"
+        want = "liveactivity" if fmt == "apns" and "event" in aps else "background" if background else "alert"
         if headers.get("apns-push-type") not in (None, want):
             problems.append(("/headers/apns-push-type", f"is {headers['apns-push-type']!r}, SPEC 5.1 gives "
                                                         f"{want!r} for this aps"))

@@ -51,7 +51,7 @@ public struct OutputHeaders: Sendable {
     /// How many headers there are.
     public var count: Int {
         forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
-            + (apns.map { $0.collapseID == nil ? 3 : 4 } ?? 0)
+            + (apns.map { 3 + ($0.collapseID == nil ? 0 : 1) + ($0.channelID == nil ? 0 : 1) } ?? 0)
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
@@ -70,11 +70,14 @@ public struct OutputHeaders: Sendable {
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
         if let warnings { warnings.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) } }
         guard let apns else { return }
-        body(Self.bytes("apns-push-type"), Self.bytes(apns.background ? "background" : "alert"))
+        body(Self.bytes("apns-push-type"), Self.bytes(apns.pushType.headerValue))
         body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
         DecimalText.withBytes(of: apns.expiration) { body(Self.bytes("apns-expiration"), $0) }
         if let collapseID = apns.collapseID {
             collapseID.withUnsafeBytes { body(Self.bytes("apns-collapse-id"), $0) }
+        }
+        if let channelID = apns.channelID {
+            channelID.withUnsafeBytes { body(Self.bytes("apns-channel-id"), $0) }
         }
     }
 
@@ -113,24 +116,79 @@ public struct OutputHeaders: Sendable {
 
 /// The `apns-*` headers of an output delivered by APNs.
 public struct APNsHeaders: Sendable {
-    // `Optional<T>`, not `T?`: see ``OutputRecord``.
+    // `Optional<T>`, not `T?`: see ``OutputRecord``. Declared in this order so that `channelIDCount` fits
+    // in what would be padding before `expiration`: the headers of every output are copied with it.
 
-    /// `apns-push-type: background` (else `alert`).
-    public var background: Bool
+    /// `apns-push-type`.
+    public var pushType: APNsPushType
     /// `apns-priority: 10` (else `5`).
     public var highPriority: Bool
+    /// How many bytes at the end of ``ids`` are `apns-channel-id` (0: none).
+    public var channelIDCount: UInt32
     /// `apns-expiration`, in seconds since the epoch (`0`: none).
     public var expiration: Int64
-    /// `apns-collapse-id` as decoded UTF-8, when given.
-    public var collapseID: Optional<ArraySlice<UInt8>>
+    /// The decoded UTF-8 of `apns-collapse-id`, then of `apns-channel-id` (a Live Activity broadcast,
+    /// SPEC 5.1.1), each when given. One slice for both: a second would make every output retain and
+    /// release one more reference, and most outputs have neither.
+    public var ids: Optional<ArraySlice<UInt8>>
 
     /// Creates the `apns-*` headers.
     @inlinable
-    public init(background: Bool, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?) {
-        self.background = background
+    public init(
+        pushType: APNsPushType, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?,
+        channelID: ArraySlice<UInt8>? = nil
+    ) {
+        self.pushType = pushType
         self.highPriority = highPriority
         self.expiration = expiration
-        self.collapseID = collapseID
+        if let channelID, !channelID.isEmpty {
+            self.ids = ArraySlice((collapseID.map(Array.init) ?? []) + channelID)
+            self.channelIDCount = UInt32(truncatingIfNeeded: channelID.count)
+        } else {
+            self.ids = collapseID
+            self.channelIDCount = 0
+        }
+    }
+
+    /// `apns-collapse-id` as decoded UTF-8, when given.
+    public var collapseID: ArraySlice<UInt8>? {
+        guard let ids, ids.count > Int(channelIDCount) else { return nil }
+        return ids.dropLast(Int(channelIDCount))
+    }
+
+    /// `apns-channel-id` as decoded UTF-8, when given.
+    public var channelID: ArraySlice<UInt8>? {
+        guard channelIDCount > 0, let ids else { return nil }
+        return ids.suffix(Int(channelIDCount))
+    }
+}
+
+extension OutputRecord {
+    /// Changes the `apns-*` headers of an output that has them (the `apns` output of a Live Activity push
+    /// has its own, SPEC 5.1.1); a record without them, or whose headers are a list, is left as it is.
+    public mutating func updateAPNsHeaders(_ body: (inout APNsHeaders) -> Void) {
+        guard headerList == nil, var apns = outputHeaders.apns else { return }
+        body(&apns)
+        outputHeaders.apns = apns
+    }
+}
+
+/// The `apns-push-type` of an output.
+public enum APNsPushType: Sendable, Equatable {
+    /// `alert`: something visible or audible.
+    case alert
+    /// `background`: nothing visible or audible (content-available only).
+    case background
+    /// `liveactivity`: an ActivityKit Live Activity push (SPEC 5.1.1).
+    case liveActivity
+
+    /// The header value (static memory).
+    var headerValue: StaticString {
+        switch self {
+        case .alert: "alert"
+        case .background: "background"
+        case .liveActivity: "liveactivity"
+        }
     }
 }
 

@@ -26,6 +26,8 @@ public struct PushNotification: Sendable, Equatable {
     public var carousel: Carousel?
     /// The Facebook in-app card.
     public var card: Card?
+    /// The Live Activity the `apns` output updates instead of showing a notification (SPEC 5.1.1).
+    public var liveActivity: LiveActivity?
     /// Custom developer data (an object), copied into every format after the format's own keys;
     /// `nil` when absent.
     public var data: InputValue?

@@ -18,8 +18,8 @@ public struct Translator: Sendable {
     /// android-expandable, fcm), then dead letters.
     /// - Parameters:
     ///   - record: the input record.
-    ///   - readAtMs: when the record was read, in ms since the epoch; used for `apns-expiration` when the
-    ///     record has no timestamp.
+    ///   - readAtMs: when the record was read, in ms since the epoch; used for `apns-expiration` and a Live
+    ///     Activity's default `timestamp` when the record has no timestamp.
     public func translate(_ record: InputRecord, readAtMs: Int64) -> [OutputRecord] {
         translation(of: record, readAtMs: readAtMs).records
     }
@@ -72,8 +72,8 @@ public struct Translator: Sendable {
         var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
-        let headers = builder.sharedHeaders(
-            notification: notification, document: document, timestampMs: builder.record.pointee.timestampMs ?? readAtMs)
+        let timestampMs = builder.record.pointee.timestampMs ?? readAtMs
+        let headers = builder.sharedHeaders(notification: notification, document: document, timestampMs: timestampMs)
         // Every format writes into one scratch buffer, so that a part one writes is there for the others to copy.
         // Dead letters are made after it is given back (their headers are written with a scratch buffer too).
         var failures: [(format: OutputFormat, errors: [Diagnostic])] = []
@@ -81,7 +81,7 @@ public struct Translator: Sendable {
             var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
             let validateWarningsJSON = validateWarnings.isEmpty ? nil : validateWarnings.encodedJSON(into: &writer)
             for format in notification.formats {
-                let emission = Self.emit(format, notification, document, shared, &writer)
+                let emission = Self.emit(format, notification, document, shared, timestampMs: timestampMs, &writer)
                 shared.keep(emission.parts)
                 guard emission.errors.isEmpty else {
                     failures.append((format, emission.errors.sorted()))
@@ -96,6 +96,10 @@ public struct Translator: Sendable {
                 records.append(
                     builder.output(
                         format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON))
+                // The apns output of a Live Activity push has headers of its own (SPEC 5.1.1).
+                if format == .apns, let activity = notification.liveActivity {
+                    builder.setLiveActivityHeaders(of: &records[records.count - 1], activity, notification, document)
+                }
             }
         }
         for (format, errors) in failures {
@@ -107,13 +111,16 @@ public struct Translator: Sendable {
         return Translation(records: records, deadLetters: reports, warnings: warnings)
     }
 
-    /// The emitter of each format: a switch, so that a new format cannot be left out.
+    /// The emitter of each format: a switch, so that a new format cannot be left out. `timestampMs` is the
+    /// input record's time (its timestamp, else when it was read): a Live Activity's default `timestamp`.
     private static func emit(
         _ format: OutputFormat, _ notification: borrowing PushNotification, _ document: JSONDocument,
-        _ shared: SharedParts, _ writer: inout JSONWriter
+        _ shared: SharedParts, timestampMs: Int64, _ writer: inout JSONWriter
     ) -> Emission {
         switch format {
-        case .apns: APNsEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .apns:
+            APNsEmitter(recordTimestampMs: timestampMs)
+                .emit(notification, document: document, shared: shared, into: &writer)
         case .adobeCarousel:
             AdobeCarouselEmitter().emit(notification, document: document, shared: shared, into: &writer)
         case .fbCard: FacebookCardEmitter().emit(notification, document: document, shared: shared, into: &writer)

@@ -50,7 +50,8 @@ def check_file(path, show_notes):
             if record.get("format") is None:
                 continue
             problems, notes = check_record(record["format"], record["value"],
-                                           raw_value(line.rstrip("\n"), record["value"]))
+                                           raw_value(line.rstrip("\n"), record["value"]),
+                                           headers=dict(record.get("headers") or []))
             for problem in problems:
                 print(f"FAIL {name}:{number} {problem}")
             if show_notes:

@@ -10,7 +10,8 @@ Public API:
   parse_carousel_android(fcm_data), to_fcm_data(payload)  -> rendering dict | Refusal     (C8-C16)
   check_apns(payload, raw=None)                           -> problems (aps, alert keys, 4096 bytes)
   check_fcm(payload, raw=None)                            -> problems (FCM's documented Message rules)
-  check_record(format, payload, raw=None)                 -> (problems, notes) for one golden value
+  check_live_activity(payload, raw=None, headers=None)    -> problems (Apple's Live Activity push rules)
+  check_record(format, payload, raw=None, headers=None)   -> (problems, notes) for one golden value
 
 Modules: model_outcome (Refusal), model_fb_values (colors, version, text, assets), model_fb_card
 (the two card parsers), model_fb_compare (what "renders the same" means), model_adobe (carousel
@@ -30,6 +31,7 @@ from model_fb_card import parse_card_android, parse_card_ios  # noqa: E402
 from model_fb_compare import card_intent_problems, card_renders_same, check_card  # noqa: E402
 from model_fb_values import android_color, ios_color  # noqa: E402
 from model_fcm import check_fcm  # noqa: E402
+from model_live_activity import check_live_activity, is_live_activity  # noqa: E402
 from model_outcome import Refusal, is_refusal  # noqa: E402
 
 __all__ = [
@@ -37,13 +39,16 @@ __all__ = [
     "card_intent_problems", "check_card", "parse_carousel_ios", "carousel_payload_ios",
     "parse_carousel_android", "to_fcm_data", "check_carousel", "check_apns",
     "check_android_expandable", "check_record", "ios_color", "android_color", "ios_hex_color",
-    "android_hex_color", "check_fcm",
+    "android_hex_color", "check_fcm", "check_live_activity", "is_live_activity",
 ]
 
 
-def check_record(fmt, payload, raw=None):
-    """(problems, notes) for one emitted value of format `fmt`; raw is its text as written."""
+def check_record(fmt, payload, raw=None, headers=None):
+    """(problems, notes) for one emitted value of format `fmt`; raw is its text as written, headers a
+    dict of the record's headers when known (a Live Activity push is told by its `apns-push-type`)."""
     if fmt == "apns":
+        if is_live_activity(payload, headers):
+            return check_live_activity(payload, raw, headers), []
         return check_apns(payload, raw), []
     if fmt == "adobe-carousel":
         problems, notes = check_carousel(payload)

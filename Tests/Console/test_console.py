@@ -246,6 +246,36 @@ class ConsolePageTests(unittest.TestCase):
         self.assertEqual(len(outputs), 1)
         self.assertIn(b"https://shop.example.com/sale", outputs[0].value())
 
+    def test_2b_a_letter_fixed_into_a_live_activity_is_drawn_on_the_lock_screen(self):
+        self.show(code="invalid_url")
+        second = self.driver.find_elements(By.CSS_SELECTOR, "#letters li")[1]
+        partition, offset = second.get_attribute("data-partition"), second.get_attribute("data-offset")
+        second.click()
+        self.wait(lambda d: self.js("return window.openedLetter") == f"{partition}/{offset}", what="the letter")
+        fixed = ('{"platform":{"android":false},"message":{"title":"Goal!","body":"Lions 1 - 0"},"live_activity":'
+                 '{"event":"update","content_state":{"home":1,"away":0,"minute":23},"stale_date":1798761600}}')
+        self.js("editor.value = arguments[0]; editor.dispatchEvent(new Event('input'))", fixed)
+        self.wait(lambda d: self.js("return window.renderedRequest === JSON.stringify(request())"), what="the preview")
+        self.assertEqual(len(self.driver.find_elements(
+            By.CSS_SELECTOR, "#records article[data-format='apns'] .preview-live-activity")), 1)
+        self.driver.find_element(By.ID, "redrive-edited").click()
+        drawn = "#follow .outcome[data-format='apns'] .preview-live-activity"
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, drawn), timeout=60,
+                  what="the Live Activity the re-driven record became")
+        source = self.driver.find_element(By.CSS_SELECTOR, "#follow .redrive").get_attribute("data-source")
+        outputs = [r for r in read_topic(self.broker.address, "push.apns", minimum=2)
+                   if header(r, "pushgate-source") == source]
+        self.assertEqual(len(outputs), 1)
+        self.assertEqual(header(outputs[0], "apns-push-type"), "liveactivity")
+        aps = json.loads(outputs[0].value())["aps"]
+        preview = self.driver.find_element(By.CSS_SELECTOR, drawn)
+        rows = preview.find_elements(By.CSS_SELECTOR, '.la-fields[data-kind="content-state"] tr')
+        self.assertEqual({r.get_attribute("data-name"): r.find_elements(By.TAG_NAME, "td")[1].text for r in rows},
+                         {name: json.dumps(value) for name, value in aps["content-state"].items()})
+        self.assertEqual([e.text for e in preview.find_elements(By.CSS_SELECTOR, ".la-alert .title")], ["Goal!"])
+        self.assertEqual([e.text for e in preview.find_elements(By.CSS_SELECTOR, ".la-event")], ["updated"])
+        self.shot("console-live-activity")
+
     def test_3_lenient_worker_bulk_redrive_translates_each_once(self):
         self.worker.send_signal(signal.SIGTERM)
         self.assertEqual(self.worker.wait(timeout=60), 0)

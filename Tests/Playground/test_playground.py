@@ -100,6 +100,9 @@ class PlaygroundPageTests(unittest.TestCase):
         """The value bytes on the page are those `pushgate translate` writes for the editor's text."""
         text = self.driver.execute_script("return document.getElementById('payload').value")
         args = [PUSHGATE, "translate", "--android-formats", "android-expandable,fcm" if fcm else "android-expandable"]
+        timestamp = self.driver.execute_script("return document.getElementById('timestamp').value").strip()
+        if timestamp:
+            args.append("--record-timestamp=" + timestamp)
         out = subprocess.run(args + (["--lenient"] if lenient else []), input=text, capture_output=True,
                              text=True, timeout=20).stdout
         shown = [None if "dead-letter" in e.get_attribute("class") else e.find_element(By.CSS_SELECTOR, "pre.value").text
@@ -187,6 +190,59 @@ class PlaygroundPageTests(unittest.TestCase):
         self.assertEqual(self.fact(fcm, "icon"), "ic_stat_order")
         self.assertEqual(self.fact(fcm, "LED"), "rgb(255, 128, 0)")
         self.assert_same_as_translate(fcm=True)
+
+    def iso(self, seconds):
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(seconds))
+
+    def set_timestamp(self, text):
+        self.driver.execute_script("const e = document.getElementById('timestamp'); e.value = arguments[0];"
+                                   "e.dispatchEvent(new Event('input'))", text)
+        self.wait_rendered()
+
+    def test_live_activity_on_the_lock_screen_from_the_output(self):
+        self.pick_example("match-9")
+        # The record's time is the activity's default timestamp: fixed, to compare with `pushgate translate`.
+        self.set_timestamp("1798758000000")
+        self.addCleanup(self.set_timestamp, "")
+        apns = self.record("apns")
+        aps = self.shown_value("apns")["aps"]
+        headers = dict([c.text for c in r.find_elements(By.TAG_NAME, "td")]
+                       for r in apns.find_elements(By.CSS_SELECTOR, "table.headers tr"))
+        self.assertEqual(headers["apns-push-type"], "liveactivity")
+        preview = apns.find_element(By.CSS_SELECTOR, ".preview-live-activity")
+        self.assertEqual(self.texts(".la-alert .title", preview), [aps["alert"]["title"]])
+        self.assertEqual(self.texts(".la-alert .text", preview), [aps["alert"]["body"]])
+        self.assertEqual(self.fact(preview, "sound"), aps["alert"]["sound"])
+        self.assertEqual(self.texts(".la-event", preview), ["updated"])
+        rows = preview.find_elements(By.CSS_SELECTOR, '.la-fields[data-kind="content-state"] tr')
+        self.assertEqual([r.get_attribute("data-name") for r in rows], list(aps["content-state"]))
+        self.assertEqual([r.find_elements(By.TAG_NAME, "td")[1].text for r in rows],
+                         ["2", "1", "78", "\u201cGoal\u201d", "\u201cOkafor\u201d"])
+        self.assertEqual(self.fact(preview, "stale"), self.iso(aps["stale-date"]))
+        self.assertEqual(self.fact(preview, "timestamp"), self.iso(1798758000))
+        self.assertEqual(self.fact(preview, "relevance"), "75")
+        self.assertEqual(self.texts(".preview-apns", apns), [])
+        apns.screenshot(os.path.join(SHOTS, "live-activity.png"))
+        self.assert_same_as_translate()
+
+    def test_live_activity_start_and_end(self):
+        self.set_payload('{"platform":{"android":false},"message":{"title":"Kick-off","body":"Lions vs Tigers"},'
+                         '"live_activity":{"event":"start","timestamp":1798758000,"content_state":{"minute":0},'
+                         '"attributes_type":"MatchAttributes","attributes":{"homeTeam":"Lions"},"input_push_token":true}}')
+        preview = self.record("apns").find_element(By.CSS_SELECTOR, ".preview-live-activity")
+        self.assertEqual(self.texts(".la-event", preview), ["started"])
+        self.assertEqual(self.texts(".la-activity .app span", preview)[0], "MatchAttributes")
+        self.assertEqual(self.texts('.la-fields[data-kind="attributes"] td', preview), ["homeTeam", "\u201cLions\u201d"])
+        self.assertEqual(self.fact(preview, "asks for push token"), "yes")
+        self.set_payload('{"platform":{"android":false},"live_activity":{"event":"end","timestamp":1798758000,'
+                         '"stale_date":1798758000,"dismissal_date":1798761600}}')
+        preview = self.record("apns").find_element(By.CSS_SELECTOR, ".preview-live-activity")
+        self.assertEqual(self.texts(".la-event", preview), ["ended"])
+        self.assertEqual(self.texts(".la-no-alert", preview), ["no alert: the activity changes quietly"])
+        self.assertEqual(self.texts(".la-ending", preview), ["leaves the lock screen at " + self.iso(1798761600)])
+        self.assertEqual(self.texts(".la-stale", preview), ["shown as out of date"])
+        self.assertEqual(self.fact(preview, "dismissal"), self.iso(1798761600))
+        self.assert_same_as_translate()
 
     def test_big_picture_and_image_placeholders(self):
         self.set_payload('{"platform":{"ios":false},"message":{"title":"T","body":"B"},"expandable":{"type":"image",'

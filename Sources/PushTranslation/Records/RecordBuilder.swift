@@ -63,12 +63,32 @@ struct RecordBuilder {
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
             apns = APNsHeaders(
-                background: background, highPriority: !background && notification.message.priority == .high,
+                pushType: background ? .background : .alert,
+                highPriority: !background && notification.message.priority == .high,
                 expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
         return SharedHeaders(
             id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
             apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
+    }
+
+    /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
+    /// `apns-push-type: liveactivity`, priority 10 only for `high` (Apple budgets them) whatever the
+    /// alert, and `apns-channel-id` for a broadcast. Out of line: most payloads have no Live Activity.
+    @inline(never)
+    func setLiveActivityHeaders(
+        of record: inout OutputRecord, _ activity: LiveActivity, _ notification: PushNotification,
+        _ document: JSONDocument
+    ) {
+        let channelID = LiveActivityMembers(activity, document).channelID.map {
+            bytes(payloadText(document.text($0), document))
+        }
+        let highPriority = notification.message.priority == .high
+        record.updateAPNsHeaders { apns in
+            apns = APNsHeaders(
+                pushType: .liveActivity, highPriority: highPriority, expiration: apns.expiration,
+                collapseID: apns.collapseID, channelID: channelID)
+        }
     }
 
     /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
@@ -125,7 +145,7 @@ struct RecordBuilder {
     /// The `apns-*` headers of an output delivered by APNs.
     private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
         guard var apns = shared.apns else { return nil }
-        apns.collapseID = shared.apnsCollapseID.map(bytes)
+        apns.ids = shared.apnsCollapseID.map(bytes)
         return apns
     }
 
@@ -133,10 +153,14 @@ struct RecordBuilder {
     private static func expiration(_ notification: PushNotification, _ timestampMs: Int64) -> Int64 {
         let ttl = notification.message.ttlSeconds
         guard ttl != 0 else { return 0 }
+        return seconds(ofMilliseconds: timestampMs) + ttl
+    }
+
+    /// floor(`milliseconds` / 1000): a record's time in seconds since the epoch.
+    static func seconds(ofMilliseconds milliseconds: Int64) -> Int64 {
         // Floor division that cannot overflow, even for Int64.min.
-        let (quotient, remainder) = timestampMs.quotientAndRemainder(dividingBy: 1000)
-        let seconds = remainder < 0 ? quotient - 1 : quotient
-        return seconds + ttl
+        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder < 0 ? quotient - 1 : quotient
     }
 
     /// The parse-stage dead letter and its report.

@@ -16,10 +16,8 @@ extension PayloadValidator {
             // No platform routing: the payload is a dead letter for its `platform` alone.
         } else {
             if platformIOS {
-                if hasCarousel && hasCard {
-                    context.error(
-                        .ambiguousTemplate, "",
-                        "both carousel and card are given; keep one, or name the formats in targets")
+                if (hasCarousel ? 1 : 0) + (hasCard ? 1 : 0) + (hasLiveActivity ? 1 : 0) > 1 {
+                    context.error(.ambiguousTemplate, "", ambiguousTemplateMessage())
                 } else if hasCarousel {
                     formats.insert(.adobeCarousel)
                 } else if hasCard {
@@ -40,18 +38,32 @@ extension PayloadValidator {
         notification.formats = formats
     }
 
+    /// The message of `ambiguous_template`: which of `carousel`, `card` and `live_activity` are given.
+    private func ambiguousTemplateMessage() -> String {
+        let advice = "; keep one, or name the formats in targets"
+        guard hasLiveActivity else { return "both carousel and card are given" + advice }
+        let names = (hasCarousel ? ["carousel"] : []) + (hasCard ? ["card"] : []) + ["live_activity"]
+        let listed = names.count == 2 ? "both \(names[0]) and \(names[1])" : "carousel, card and live_activity"
+        return listed + " are given" + advice
+    }
+
     /// Adds `unused_field` for every given field that no routed format uses. The payload is read a
     /// second time only when some kind of given field is unused.
     mutating func warnUnusedFields() {
         let formats = notification.formats
-        guard givenUses.hasUnused(by: formats) else { return }
+        let message = notification.message
+        let routedUse = RoutedUse(
+            formats: formats, liveActivity: hasLiveActivity,
+            liveActivityAlert: message.title != nil || message.body != nil)
+        guard givenUses.hasUnused(by: routedUse) else { return }
         var routed = ""
         for format in formats { routed += routed.isEmpty ? format.rawValue : ", " + format.rawValue }
-        for field in givenFields() where !field.use.isUsed(by: formats) {
+        for field in givenFields() where !field.use.isUsed(by: routedUse) {
             context.warnings.append(
                 Diagnostic(
                     .unusedField, at: field.path,
-                    "not used by the routed formats (\(routed)); it is used by \(field.use.usedByDescription)"))
+                    "not used by the routed formats (\(routed)); it is used by "
+                        + field.use.usedByDescription(liveActivity: hasLiveActivity)))
         }
         context.warnings.sort()
     }
@@ -68,6 +80,7 @@ extension PayloadValidator {
             case .expandable: fields.append(("/expandable", .expandable))
             case .carousel: fields.append(("/carousel", .carousel))
             case .card: fields.append(("/card", .card))
+            case .live_activity: fields.append(("/live_activity", .liveActivity))
             case .message where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     switch document.key(member, as: MessageKey.self) {
@@ -80,8 +93,7 @@ extension PayloadValidator {
             case .custom where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     guard let key = document.key(member, as: CustomKey.self) else { continue }
-                    fields.append(
-                        (JSONPointer.appending("/custom", key.rawValue), key.isIOS ? .apnsDelivered : .androidOptions))
+                    fields.append((JSONPointer.appending("/custom", key.rawValue), FieldUse(key)))
                 }
             default: break
             }

@@ -7,7 +7,7 @@ import PushModel
 /// The member names of each object of the unified payload (SPEC sections 3 and 5), for ``JSONKey`` matching.
 enum TopLevelKey: String, JSONKey {
     case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel,
-        card
+        card, live_activity
     case dryRun = "dry_run"
     static let keyTable = KeyTable<Self>()
 }
@@ -130,6 +130,32 @@ enum CardButtonKey: String, JSONKey {
     static let keyTable = KeyTable<Self>()
 }
 
+enum LiveActivityKey: String, JSONKey {
+    case event, content_state, timestamp, stale_date, dismissal_date, relevance_score, attributes_type, attributes
+    case input_push_token, input_push_channel, channel_id
+    static let keyTable = KeyTable<Self>()
+
+    /// Whether a push with `event` takes the key (the "events" column of SPEC 5.1.1).
+    func isTaken(by event: LiveActivity.Event) -> Bool {
+        switch self {
+        case .event, .content_state, .timestamp, .stale_date, .relevance_score: true
+        case .dismissal_date: event == .end
+        case .attributes_type, .attributes, .input_push_token, .input_push_channel: event == .start
+        case .channel_id: event != .start
+        }
+    }
+
+    /// The events that take the key, for messages.
+    var takenBy: String {
+        switch self {
+        case .event, .content_state, .timestamp, .stale_date, .relevance_score: "every event"
+        case .dismissal_date: "\"end\""
+        case .attributes_type, .attributes, .input_push_token, .input_push_channel: "\"start\""
+        case .channel_id: "\"update\" and \"end\""
+        }
+    }
+}
+
 // The values ``ValidationContext/choice(_:_:_:choices:)`` reads, matched as member names are.
 extension MessagePriority: JSONKey { static let keyTable = KeyTable<Self>() }
 extension Card.Size: JSONKey { static let keyTable = KeyTable<Self>() }
@@ -140,3 +166,4 @@ extension Card.Actions.LayoutStyle: JSONKey { static let keyTable = KeyTable<Sel
 extension Carousel.Mode: JSONKey { static let keyTable = KeyTable<Self>() }
 extension Carousel.Layout: JSONKey { static let keyTable = KeyTable<Self>() }
 extension Expandable.Kind: JSONKey { static let keyTable = KeyTable<Self>() }
+extension LiveActivity.Event: JSONKey { static let keyTable = KeyTable<Self>() }

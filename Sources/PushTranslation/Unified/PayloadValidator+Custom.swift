@@ -46,7 +46,7 @@ extension PayloadValidator {
             if document.isNull(value) { continue }
             readCustomMember(key, value)
             given.insert(key)
-            givenUses.insert(key.isIOS ? .apnsDelivered : .androidOptions)
+            givenUses.insert(FieldUse(key))
         }
         guard !given.isDisjoint(with: Self.ruleKeys) else { return }
         for (alias, canonical) in Self.aliases where given.contains(alias) && given.contains(canonical) {

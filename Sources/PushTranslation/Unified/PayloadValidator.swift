@@ -19,6 +19,8 @@ struct PayloadValidator {
     var targets: OutputFormatSet?
     var hasCarousel = false
     var hasCard = false
+    /// Whether `live_activity` was given (not `null`), valid or not.
+    var hasLiveActivity = false
 
     /// The formats `platform.android` routes to (`--android-formats`).
     let androidFormats: OutputFormatSet
@@ -90,6 +92,7 @@ struct PayloadValidator {
             case .expandable: readExpandable(value, "/expandable")
             case .carousel: readCarousel(value, "/carousel")
             case .card: readCard(value, "/card")
+            case .live_activity: readLiveActivity(value)
             case nil: context.unknownField(JSONPointer.appending("", document.string(name)), in: "the payload")
             }
         }

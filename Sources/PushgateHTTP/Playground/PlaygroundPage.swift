@@ -13,7 +13,7 @@ import PushTranslation
 /// token when there is one), `playground.js` (examples, the request
 /// debounced as you type, the record list, problems and warnings linked to the editor) and the previews
 /// drawn from the output JSON only: `preview-apple.js` (the iOS banner of `apns`, the Adobe carousel),
-/// `preview-card.js` (the Facebook in-app card of `fb-card`) and `preview-android.js` (the notification
+/// `preview-live-activity.js` (an `apns` Live Activity push on the lock screen), `preview-card.js` (the Facebook in-app card of `fb-card`) and `preview-android.js` (the notification
 /// of `android-expandable` and of `fcm`). The console adds `console.css` and `console.js` (dead letters,
 /// re-drives, follow-through, the live view).
 enum PlaygroundPage {

@@ -1,15 +1,23 @@
 import PushModel
 
 /// Writes the `apns` format (SPEC 5.1): `aps`, the Acoustic `notification-action` and `category-actions`,
-/// then `data`'s members.
+/// then `data`'s members; or a Live Activity push when the payload has `live_activity` (SPEC 5.1.1).
 struct APNsEmitter: Emitter {
     let format = OutputFormat.apns
+    /// The input record's time in ms since the epoch (its timestamp, else when it was read): a Live
+    /// Activity's default `timestamp`, in whole seconds.
+    var recordTimestampMs: Int64 = 0
     private static let reserved = ReservedKeys(names: ["aps", "notification-action", "category-actions"], prefix: nil)
 
     func emit(
         _ notification: borrowing PushNotification, document: JSONDocument, shared: SharedParts,
         into writer: inout JSONWriter
     ) -> Emission {
+        if let activity = notification.liveActivity {
+            return LiveActivityWriter.emit(
+                activity, notification, document: document, shared: shared,
+                recordSeconds: RecordBuilder.seconds(ofMilliseconds: recordTimestampMs), into: &writer)
+        }
         var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }

@@ -12,6 +12,7 @@ function actionText(a) {
   return a.type + (a.value !== undefined && a.value !== null ? " → " + a.value : "");
 }
 function drawAPNs(v) {
+  if (v.aps && v.aps.event !== undefined) return drawLiveActivity(v);
   const aps = v.aps || {}, alert = alertParts(aps);
   const hasBanner = ["title", "subtitle", "body", "loc-key", "title-loc-key"].some(k => alert[k] !== undefined);
   const icon = el("div", { class: "icon" }, aps.badge !== undefined ? el("span", { class: "badge-count" }, aps.badge) : null);
