@@ -26,6 +26,8 @@ public struct PushNotification: Sendable, Equatable {
     public var carousel: Carousel?
     /// The Facebook in-app card.
     public var card: Card?
+    /// The web push options (`web`), when given.
+    public var web: WebOptions?
     /// Custom developer data (an object), copied into every format after the format's own keys;
     /// `nil` when absent.
     public var data: InputValue?

@@ -31,7 +31,8 @@ extension PayloadValidator {
             if platformAndroid {
                 for format in androidFormats { formats.insert(format) }
             }
-            if !platformIOS && !platformAndroid {
+            if platformWeb { formats.insert(.webpush) }
+            if !platformIOS && !platformAndroid && !platformWeb {
                 context.error(
                     .noTarget, "/platform",
                     "both platforms are disabled and no targets are given; nothing would be sent")
@@ -68,6 +69,7 @@ extension PayloadValidator {
             case .expandable: fields.append(("/expandable", .expandable))
             case .carousel: fields.append(("/carousel", .carousel))
             case .card: fields.append(("/card", .card))
+            case .web: fields.append(("/web", .web))
             case .message where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     switch document.key(member, as: MessageKey.self) {

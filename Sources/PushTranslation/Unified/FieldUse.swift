@@ -4,13 +4,13 @@ import PushModel
 enum FieldUse: UInt8, CaseIterable {
     /// `message.subtitle`, `custom.ios_*`, `thread_id`: the formats delivered by APNs.
     case apnsDelivered
-    /// `message.priority`, `message.ttl`, `collapse_id`: the formats delivered by APNs, and fcm.
+    /// `message.priority`, `message.ttl`, `collapse_id`: the formats delivered by APNs, fcm and webpush.
     case deliveryOptions
-    /// `action` of type `url`: apns, android-expandable and adobe-carousel.
+    /// `action` of type `url`: apns, android-expandable, adobe-carousel and webpush.
     case actionURL
     /// `action` of another type: apns and android-expandable.
     case actionOther
-    /// `actions`.
+    /// `actions`: apns, android-expandable and webpush.
     case actions
     /// `expandable`.
     case expandable
@@ -20,23 +20,31 @@ enum FieldUse: UInt8, CaseIterable {
     case card
     /// `custom.android_*`: fcm.
     case androidOptions
+    /// `web`: webpush.
+    case web
 
     /// Whether any of `formats` uses the field.
     func isUsed(by formats: OutputFormatSet) -> Bool {
         switch self {
         case .apnsDelivered: formats.contains { $0.isDeliveredByAPNs }
-        case .deliveryOptions: formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm)
+        case .deliveryOptions:
+            formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm) || formats.contains(.webpush)
         case .actionURL:
             formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
-        case .actionOther, .actions: formats.contains(.apns) || formats.contains(.androidExpandable)
+                || formats.contains(.webpush)
+        case .actionOther: formats.contains(.apns) || formats.contains(.androidExpandable)
+        case .actions: formats.contains(.apns) || formats.contains(.androidExpandable) || formats.contains(.webpush)
         case .expandable: formats.contains(.androidExpandable)
         case .carousel: formats.contains(.adobeCarousel)
         case .card: formats.contains(.fbCard)
         case .androidOptions: formats.contains(.fcm)
+        case .web: formats.contains(.webpush)
         }
     }
 
-    /// Which formats would use it, for the warning message.
+    /// Which formats would use it, for the warning message. The texts of the uses older than `webpush` are
+    /// kept as they were (without it), so that a payload that does not name web push gives the same
+    /// record bytes as before (SPEC section 9, version 3).
     var usedByDescription: String {
         switch self {
         case .apnsDelivered: "apns, adobe-carousel and fb-card"
@@ -47,6 +55,7 @@ enum FieldUse: UInt8, CaseIterable {
         case .carousel: "adobe-carousel"
         case .card: "fb-card"
         case .androidOptions: "fcm"
+        case .web: "webpush"
         }
     }
 }

@@ -12,6 +12,8 @@ struct PayloadValidator {
     var givenUses = FieldUseSet()
     var platformIOS = true
     var platformAndroid = true
+    /// `platform.web`: `false` unless given (SPEC 3, version 3).
+    var platformWeb = false
     /// Whether `platform` was given with a wrong type or a member that is not a boolean: then there is
     /// no platform routing (SPEC 4), so no `ambiguous_template` or `no_target` joins its `wrong_type`.
     var platformInvalid = false
@@ -90,6 +92,7 @@ struct PayloadValidator {
             case .expandable: readExpandable(value, "/expandable")
             case .carousel: readCarousel(value, "/carousel")
             case .card: readCard(value, "/card")
+            case .web: readWeb(value, "/web")
             case nil: context.unknownField(JSONPointer.appending("", document.string(name)), in: "the payload")
             }
         }
@@ -131,6 +134,13 @@ struct PayloadValidator {
                 } else {
                     platformInvalid = true
                 }
+            case .web:
+                guard !document.isNull(value) else { continue }
+                if let flag = context.bool(value, JSONPointer.appending(path, "web")) {
+                    platformWeb = flag
+                } else {
+                    platformInvalid = true
+                }
             case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
             }
         }
@@ -144,7 +154,7 @@ struct PayloadValidator {
         }
         var names = OutputFormatSet()
         if document.count(array) == 0 {
-            context.error(.invalidItemCount, path, "must list 1 to 5 formats; remove it to route by platform")
+            context.error(.invalidItemCount, path, "must list 1 to 6 formats; remove it to route by platform")
         }
         for (index, element) in document.elements(array).enumerated() {
             guard document.kind(element) == .string else {
