@@ -55,13 +55,21 @@ def normalized(parts):
     return parts._replace(scheme=parts.scheme.lower(), netloc=netloc).geturl()
 
 
-def parse_webkit(value):
-    """What Safari (WebKit) shows, or why it does not show the message as a declarative one."""
+def declarative_notification(value):
+    """`notification` of a declarative message (G1, G2: both browsers), or the refusal."""
     if not is_declarative(value):
         return refuse("not declarative: the service worker gets it as an ordinary push (G1)")
     notification = value.get("notification")
     if not isinstance(notification, dict):
         return refuse("notification is missing or not an object (G2)")
+    return notification
+
+
+def parse_webkit(value):
+    """What Safari (WebKit) shows, or why it does not show the message as a declarative one."""
+    notification = declarative_notification(value)
+    if isinstance(notification, Refusal):
+        return notification
     title = notification.get("title")
     if not isinstance(title, str) or not title:
         return refuse("title is missing, empty or not a string (G2)")
@@ -106,11 +114,9 @@ def parse_webkit(value):
 
 def parse_firefox(value):
     """What Firefox shows, or why it does not show the message as a declarative one."""
-    if not is_declarative(value):
-        return refuse("not declarative: the service worker gets it as an ordinary push (G1)")
-    notification = value.get("notification")
-    if not isinstance(notification, dict):
-        return refuse("notification is missing or not an object (G2)")
+    notification = declarative_notification(value)
+    if isinstance(notification, Refusal):
+        return notification
     title = notification.get("title")
     if not isinstance(title, str):
         return refuse("title is missing or not a string (G2)")

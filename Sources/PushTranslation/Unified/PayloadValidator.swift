@@ -119,29 +119,19 @@ struct PayloadValidator {
             return
         }
         for (name, key, value) in document.members(object, keyedBy: PlatformKey.self) {
+            guard let key else {
+                context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
+                continue
+            }
+            guard !document.isNull(value) else { continue }
+            guard let flag = context.bool(value, JSONPointer.appending(path, key.rawValue)) else {
+                platformInvalid = true
+                continue
+            }
             switch key {
-            case .ios:
-                guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
-                    platformIOS = flag
-                } else {
-                    platformInvalid = true
-                }
-            case .android:
-                guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "android")) {
-                    platformAndroid = flag
-                } else {
-                    platformInvalid = true
-                }
-            case .web:
-                guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "web")) {
-                    platformWeb = flag
-                } else {
-                    platformInvalid = true
-                }
-            case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
+            case .ios: platformIOS = flag
+            case .android: platformAndroid = flag
+            case .web: platformWeb = flag
             }
         }
     }
