@@ -16,36 +16,39 @@ extension PayloadValidator {
                 continue
             }
             if document.isNull(value) { continue }
-            let memberPath = "/web/" + key.rawValue
+            // The member's pointer, made only for a diagnostic.
+            func memberPath() -> String { "/web/" + key.rawValue }
             switch key {
             case .navigate:
-                web.navigate = httpURL(value, memberPath, "navigate must be an absolute http or https URL with a host")
+                web.navigate = httpURL(
+                    value, memberPath(), "navigate must be an absolute http or https URL with a host")
             case .icon:
-                web.icon = httpURL(value, memberPath, "an icon must be an absolute http or https URL with a host")
-            case .lang: web.lang = context.string(value, memberPath)
+                web.icon = httpURL(value, memberPath(), "an icon must be an absolute http or https URL with a host")
+            case .lang: web.lang = context.string(value, memberPath())
             case .dir:
-                web.dir = context.choice(value, memberPath, WebOptions.Direction.self, choices: ["auto", "ltr", "rtl"])
-            case .silent: web.silent = context.bool(value, memberPath) ?? false
-            case .require_interaction: web.requireInteraction = context.bool(value, memberPath) ?? false
+                web.dir = context.choice(
+                    value, memberPath(), WebOptions.Direction.self, choices: ["auto", "ltr", "rtl"])
+            case .silent: web.silent = context.bool(value, memberPath()) ?? false
+            case .require_interaction: web.requireInteraction = context.bool(value, memberPath()) ?? false
             case .app_badge:
-                if context.integer(value, memberPath, in: 0...Self.largestAppBadge) != nil {
+                if context.integer(value, memberPath(), in: 0...Self.largestAppBadge) != nil {
                     web.appBadge = document.number(value)
                 }
-            case .mutable: web.mutable = context.bool(value, memberPath) ?? false
+            case .mutable: web.mutable = context.bool(value, memberPath()) ?? false
             case .urgency:
                 web.urgency = context.choice(
-                    value, memberPath, WebOptions.Urgency.self, choices: ["very-low", "low", "normal", "high"])
-            case .topic: web.topic = readTopic(value, memberPath)
+                    value, memberPath(), WebOptions.Urgency.self, choices: ["very-low", "low", "normal", "high"])
+            case .topic: web.topic = readTopic(value, memberPath())
             }
         }
         notification.web = web
     }
 
     /// A string that is an absolute `http` or `https` URL with a host; `invalid_url` with `message` otherwise.
-    private mutating func httpURL(_ token: Int, _ path: String, _ message: String) -> InputText? {
-        guard let text = context.string(token, path) else { return nil }
+    private mutating func httpURL(_ token: Int, _ path: @autoclosure () -> String, _ message: String) -> InputText? {
+        guard let text = context.string(token, path()) else { return nil }
         guard document.withDecodedBytes(text, URLRules.isImageURL(bytes:)) else {
-            context.error(.invalidURL, path, message)
+            context.error(.invalidURL, path(), message)
             return nil
         }
         return text
@@ -53,12 +56,12 @@ extension PayloadValidator {
 
     /// `web.topic`: 1 to 32 characters (`out_of_range` only, whatever they are), each of the URL-safe
     /// base64 alphabet `A-Z a-z 0-9 - _` (`invalid_value`), as RFC 8030's `Topic` header requires.
-    private mutating func readTopic(_ token: Int, _ path: String) -> InputText? {
+    private mutating func readTopic(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
         let document = self.document
-        guard let text = context.string(token, path) else { return nil }
+        guard let text = context.string(token, path()) else { return nil }
         let length = document.characterCount(text)
         guard length <= 32 else {
-            context.error(.outOfRange, path, "must be 1 to 32 characters (RFC 8030's Topic), got \(length)")
+            context.error(.outOfRange, path(), "must be 1 to 32 characters (RFC 8030's Topic), got \(length)")
             return nil
         }
         let isTopicByte: (UInt8) -> Bool = { byte in
@@ -67,7 +70,7 @@ extension PayloadValidator {
         }
         guard document.withDecodedBytes(text, { $0.allSatisfy(isTopicByte) }) else {
             context.error(
-                .invalidValue, path, "may hold only the URL-safe base64 characters A-Z, a-z, 0-9, - and _")
+                .invalidValue, path(), "may hold only the URL-safe base64 characters A-Z, a-z, 0-9, - and _")
             return nil
         }
         return text
