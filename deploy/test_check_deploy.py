@@ -69,7 +69,7 @@ OPTIONS:
 
 FORMATS = [("apns", "push.apns", "ios"), ("adobe-carousel", "push.adobe.carousel", "ios"),
            ("fb-card", "push.fb.card", "ios"), ("android-expandable", "push.android.expandable", "android"),
-           ("fcm", "push.fcm", "android")]
+           ("fcm", "push.fcm", "android"), ("webpush", "push.webpush", "web")]
 
 SPEC_TOPICS = """\
 ## 1. Topics and records
@@ -82,6 +82,7 @@ SPEC_TOPICS = """\
 | `push.fb.card` | format `fb-card` | `--topic fb-card=NAME` |
 | `push.android.expandable` | format `android-expandable` | `--topic android-expandable=NAME` |
 | `push.fcm` | format `fcm` (Firebase Cloud Messaging HTTP v1, Android) | `--topic fcm=NAME` |
+| `push.webpush` | format `webpush` (Declarative Web Push, version 3) | `--topic webpush=NAME` |
 | `push.dlq` | dead letters | `--dead-letter-topic NAME` |
 
 ## 2. JSON in and out
@@ -215,11 +216,11 @@ class CheckDeployTests(unittest.TestCase):
     # -- topics
 
     def test_kafka_init_misses_a_spec_topic(self):
-        self.edit("docker-compose.yml", " push.fcm push.dlq; do", " push.dlq; do")
+        self.edit("docker-compose.yml", " push.webpush push.dlq; do", " push.dlq; do")
         self.assert_fails("kafka-init creates the input, dead-letter and every format's topic")
 
     def test_kafka_init_misses_the_topic_of_a_format_the_binary_lists(self):
-        self.formats.append({"name": "webpush", "topic": "push.webpush", "platform": "web", "headers": []})
+        self.formats.append({"name": "mms", "topic": "push.mms", "platform": "android", "headers": []})
         self.write_formats()
         self.assert_fails("kafka-init creates the input, dead-letter and every format's topic")
 

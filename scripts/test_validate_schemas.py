@@ -173,6 +173,29 @@ class GoldenTests(unittest.TestCase):
         self.g.case("c", [out_line("apns", h, '{"aps":{"alert":"b"}}')], '{"message":{"body":"b"}}')
         self.expect_failure("/headers/apns-priority")
 
+    def webpush_case(self, headers: list, value_text: str) -> None:
+        inp = '{"platform":{"ios":false,"android":false,"web":true},"message":{"title":"T"},' \
+              '"web":{"navigate":"https://a.example/"}}'
+        self.g.case("w", [out_line("webpush", headers, value_text)], inp)
+
+    def test_webpush_headers_and_limit(self):
+        own = [["pushgate-id", "push.unified:0:0"], ["pushgate-format", "webpush"],
+               ["pushgate-source", "push.unified:0:0"]]
+        value = '{"web_push":8030,"notification":{"title":"T","navigate":"https://a.example/"}}'
+        self.webpush_case(own + [["webpush-ttl", "60"], ["webpush-urgency", "normal"]], value)
+        rc, out = run(self.g.root)
+        self.assertEqual(rc, 0, out)
+        self.webpush_case(own + [["webpush-ttl", "60"]], value)
+        self.expect_failure("'webpush-urgency' is a required property")
+        self.webpush_case(own + [["webpush-ttl", "60"], ["webpush-urgency", "normal"], ["apns-priority", "5"]],
+                          value)
+        self.expect_failure("/headers")
+        self.webpush_case(own + [["webpush-urgency", "normal"], ["webpush-ttl", "60"]], value)
+        self.expect_failure("webpush-ttl")
+        padded = value[:-1] + " " * (3994 - len(value)) + "}"
+        self.webpush_case(own + [["webpush-ttl", "60"], ["webpush-urgency", "normal"]], padded)
+        self.expect_failure("3994 bytes (SPEC 5: at most 3993")
+
     def test_dead_letter_headers_and_consistency(self):
         errors = [{"code": "unknown_field", "path": "/z", "message": "m"},
                   {"code": "wrong_type", "path": "/a", "message": "m"}]

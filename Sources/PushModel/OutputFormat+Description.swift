@@ -7,6 +7,8 @@ extension OutputFormat {
         case ios
         /// Android devices.
         case android
+        /// Web browsers (Safari, Firefox, web apps on the home screen), through a web push service.
+        case web
     }
 
     /// The platform whose devices show this format.
@@ -14,13 +16,15 @@ extension OutputFormat {
         switch self {
         case .apns, .adobeCarousel, .fbCard: .ios
         case .androidExpandable, .fcm: .android
+        case .webpush: .web
         }
     }
 
     /// The names of the headers this format's records carry beyond `pushgate-*`, in record order; those
     /// written only when their value is set are included.
     public var headerNames: [String] {
-        isDeliveredByAPNs ? ["apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"] : []
+        if isDeliveredByAPNs { return ["apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"] }
+        return self == .webpush ? ["webpush-ttl", "webpush-urgency", "webpush-topic"] : []
     }
 
     /// The formats as a JSON array, one object per format in record order, one line each:

@@ -12,6 +12,8 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     case androidExpandable = "android-expandable"
     /// Firebase Cloud Messaging HTTP v1 request body (Android).
     case fcm = "fcm"
+    /// Declarative Web Push message (W3C Push API), encrypted and sent by a web push sender.
+    case webpush = "webpush"
 
     /// The default output topic name (SPEC section 1).
     public var defaultTopic: String {
@@ -21,6 +23,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case .fbCard: "push.fb.card"
         case .androidExpandable: "push.android.expandable"
         case .fcm: "push.fcm"
+        case .webpush: "push.webpush"
         }
     }
 
@@ -29,7 +32,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     public var isDeliveredByAPNs: Bool {
         switch self {
         case .apns, .adobeCarousel, .fbCard: true
-        case .androidExpandable, .fcm: false
+        case .androidExpandable, .fcm, .webpush: false
         }
     }
 
@@ -37,7 +40,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
     public var isAndroidFormat: Bool {
         switch self {
         case .androidExpandable, .fcm: true
-        case .apns, .adobeCarousel, .fbCard: false
+        case .apns, .adobeCarousel, .fbCard, .webpush: false
         }
     }
 
@@ -51,6 +54,7 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case .fbCard: 2
         case .androidExpandable: 3
         case .fcm: 4
+        case .webpush: 5
         }
     }
 
@@ -67,7 +71,8 @@ public enum OutputFormat: String, Sendable, CaseIterable, Hashable, Comparable {
         case .adobeCarousel: .fbCard
         case .fbCard: .androidExpandable
         case .androidExpandable: .fcm
-        case .fcm: nil
+        case .fcm: .webpush
+        case .webpush: nil
         }
     }
 
@@ -144,10 +149,12 @@ public struct PerFormat<Value> {
     public var androidExpandable: Value
     /// The value of ``OutputFormat/fcm``.
     public var fcm: Value
+    /// The value of ``OutputFormat/webpush``.
+    public var webpush: Value
 
     /// `value` for every format.
     public init(repeating value: Value) {
-        (apns, adobeCarousel, fbCard, androidExpandable, fcm) = (value, value, value, value, value)
+        (apns, adobeCarousel, fbCard, androidExpandable, fcm, webpush) = (value, value, value, value, value, value)
     }
 
     /// The value of `format`.
@@ -159,6 +166,7 @@ public struct PerFormat<Value> {
             case .fbCard: fbCard
             case .androidExpandable: androidExpandable
             case .fcm: fcm
+            case .webpush: webpush
             }
         }
         set {
@@ -168,6 +176,7 @@ public struct PerFormat<Value> {
             case .fbCard: fbCard = newValue
             case .androidExpandable: androidExpandable = newValue
             case .fcm: fcm = newValue
+            case .webpush: webpush = newValue
             }
         }
     }

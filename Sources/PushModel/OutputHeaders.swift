@@ -24,12 +24,15 @@ public struct OutputHeaders: Sendable {
     public var warnings: Optional<[UInt8]>
     /// The `apns-*` headers, for formats delivered by APNs; `nil` for the others.
     public var apns: Optional<APNsHeaders>
+    /// The `webpush-*` headers, for `webpush`; `nil` for the others.
+    public var webpush: Optional<WebPushHeaders>
 
     /// Creates the headers of one output.
     @inlinable
     public init(
         forwarded: [RecordHeader], sourceTopic: String, sourcePartition: Int32, sourceOffset: Int64,
-        id: ArraySlice<UInt8>?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?
+        id: ArraySlice<UInt8>?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?,
+        webpush: WebPushHeaders? = nil
     ) {
         self.forwarded = forwarded
         self.sourceTopic = sourceTopic
@@ -40,6 +43,7 @@ public struct OutputHeaders: Sendable {
         self.dryRun = dryRun
         self.warnings = warnings
         self.apns = apns
+        self.webpush = webpush
     }
 
     /// What a record whose headers are a list holds in place of an output's headers (nothing is read from it).
@@ -52,6 +56,7 @@ public struct OutputHeaders: Sendable {
     public var count: Int {
         forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
             + (apns.map { 3 + ($0.collapseID == nil ? 0 : 1) + ($0.channelID == nil ? 0 : 1) } ?? 0)
+            + (webpush.map { $0.topic == nil ? 2 : 3 } ?? 0)
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
@@ -69,6 +74,11 @@ public struct OutputHeaders: Sendable {
         }
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
         if let warnings { warnings.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) } }
+        if let webpush {
+            DecimalText.withBytes(of: webpush.ttl) { body(Self.bytes("webpush-ttl"), $0) }
+            body(Self.bytes("webpush-urgency"), Self.bytes(webpush.urgency.headerValue))
+            if let topic = webpush.topic { topic.withUnsafeBytes { body(Self.bytes("webpush-topic"), $0) } }
+        }
         guard let apns else { return }
         body(Self.bytes("apns-push-type"), Self.bytes(apns.pushType.headerValue))
         body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
@@ -192,6 +202,39 @@ public enum APNsPushType: Sendable, Equatable {
     }
 }
 
+/// The `webpush-*` headers of a `webpush` output (SPEC 5.6), which the sender turns into RFC 8030's
+/// `TTL`, `Urgency` and `Topic`.
+public struct WebPushHeaders: Sendable {
+    // `Optional<T>`, not `T?`: see ``OutputRecord``.
+
+    /// `webpush-ttl`, in seconds.
+    public var ttl: Int64
+    /// `webpush-urgency`.
+    public var urgency: WebOptions.Urgency
+    /// `webpush-topic` as decoded UTF-8, when given.
+    public var topic: Optional<ArraySlice<UInt8>>
+
+    /// Creates the `webpush-*` headers.
+    @inlinable
+    public init(ttl: Int64, urgency: WebOptions.Urgency, topic: ArraySlice<UInt8>?) {
+        self.ttl = ttl
+        self.urgency = urgency
+        self.topic = topic
+    }
+}
+
+extension WebOptions.Urgency {
+    /// The value as `webpush-urgency` writes it (from static memory).
+    var headerValue: StaticString {
+        switch self {
+        case .veryLow: "very-low"
+        case .low: "low"
+        case .normal: "normal"
+        case .high: "high"
+        }
+    }
+}
+
 extension OutputFormat {
     /// The format's name as `pushgate-format` writes it (its raw value, from static memory).
     var headerValue: StaticString {
@@ -201,6 +244,7 @@ extension OutputFormat {
         case .fbCard: "fb-card"
         case .androidExpandable: "android-expandable"
         case .fcm: "fcm"
+        case .webpush: "webpush"
         }
     }
 }

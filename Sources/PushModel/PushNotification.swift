@@ -28,6 +28,8 @@ public struct PushNotification: Sendable, Equatable {
     public var card: Card?
     /// The Live Activity the `apns` output updates instead of showing a notification (SPEC 5.1.1).
     public var liveActivity: LiveActivity?
+    /// The web push options (`web`), when given.
+    public var web: WebOptions?
     /// Custom developer data (an object), copied into every format after the format's own keys;
     /// `nil` when absent.
     public var data: InputValue?

@@ -15,7 +15,7 @@ public struct Translator: Sendable {
     }
 
     /// The records one input yields, in SPEC order: outputs (apns, adobe-carousel, fb-card,
-    /// android-expandable, fcm), then dead letters.
+    /// android-expandable, fcm, webpush), then dead letters.
     /// - Parameters:
     ///   - record: the input record.
     ///   - readAtMs: when the record was read, in ms since the epoch; used for `apns-expiration` and a Live
@@ -127,6 +127,7 @@ public struct Translator: Sendable {
         case .androidExpandable:
             AndroidExpandableEmitter().emit(notification, document: document, shared: shared, into: &writer)
         case .fcm: FCMEmitter().emit(notification, document: document, shared: shared, into: &writer)
+        case .webpush: WebPushEmitter().emit(notification, document: document, shared: shared, into: &writer)
         }
     }
 }

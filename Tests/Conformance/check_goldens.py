@@ -3,6 +3,8 @@
 
 Usage: python3 Tests/Conformance/check_goldens.py [--root REPO] [--no-notes]
 Reads REPO/Tests/PushTranslationTests/Golden/*.expected.jsonl; skips dead letters ("format": null).
+A `webpush` record is also checked against its case's input (`NAME.input.json`, one payload): the
+notification a browser shows must be what the payload meant (model_webpush.webpush_intent_problems).
 Prints `FAIL file:line reason` per problem, `NOTE file:line note` per accepted known difference,
 then exactly `N passed, M failed` (records checked). Exit status 1 when any record fails.
 """
@@ -14,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from real_parsers import check_record  # noqa: E402
+from real_parsers import check_record, webpush_intent_problems  # noqa: E402
 
 DEFAULT_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -34,9 +36,27 @@ def raw_value(line, value):
     return None
 
 
+def case_payload(path):
+    """The unified payload of the golden case of `path`, when it is one JSON payload (no `--lines`)."""
+    base = path[:-len(".expected.jsonl")]
+    try:
+        with open(base + ".args", encoding="utf-8") as handle:
+            if "--lines" in handle.read():
+                return None
+    except FileNotFoundError:
+        pass
+    try:
+        with open(base + ".input.json", encoding="utf-8") as handle:
+            payload = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
 def check_file(path, show_notes):
     """Yield (ok, problems) per emitted record, printing as it goes."""
     name = os.path.basename(path)
+    payload = case_payload(path)
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
@@ -52,6 +72,8 @@ def check_file(path, show_notes):
             problems, notes = check_record(record["format"], record["value"],
                                            raw_value(line.rstrip("\n"), record["value"]),
                                            headers=dict(record.get("headers") or []))
+            if record["format"] == "webpush" and payload is not None:
+                problems = problems + webpush_intent_problems(payload, record["value"])
             for problem in problems:
                 print(f"FAIL {name}:{number} {problem}")
             if show_notes:

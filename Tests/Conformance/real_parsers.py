@@ -11,11 +11,13 @@ Public API:
   check_apns(payload, raw=None)                           -> problems (aps, alert keys, 4096 bytes)
   check_fcm(payload, raw=None)                            -> problems (FCM's documented Message rules)
   check_live_activity(payload, raw=None, headers=None)    -> problems (Apple's Live Activity push rules)
+  check_webpush(payload, raw=None)                        -> problems (WebKit's and Firefox's declarative parsers)
   check_record(format, payload, raw=None, headers=None)   -> (problems, notes) for one golden value
 
 Modules: model_outcome (Refusal), model_fb_values (colors, version, text, assets), model_fb_card
 (the two card parsers), model_fb_compare (what "renders the same" means), model_adobe (carousel
-parsers), model_adobe_check (carousel conformance), model_apns (envelopes).
+parsers), model_adobe_check (carousel conformance), model_apns (envelopes), model_fcm (FCM request
+bodies), model_webpush (declarative web push in WebKit and Firefox).
 """
 import os
 import sys
@@ -33,13 +35,15 @@ from model_fb_values import android_color, ios_color  # noqa: E402
 from model_fcm import check_fcm  # noqa: E402
 from model_live_activity import check_live_activity, is_live_activity  # noqa: E402
 from model_outcome import Refusal, is_refusal  # noqa: E402
+from model_webpush import check_webpush, parse_firefox, parse_webkit, webpush_intent_problems  # noqa: E402
 
 __all__ = [
     "Refusal", "is_refusal", "parse_card_ios", "parse_card_android", "card_renders_same",
     "card_intent_problems", "check_card", "parse_carousel_ios", "carousel_payload_ios",
     "parse_carousel_android", "to_fcm_data", "check_carousel", "check_apns",
     "check_android_expandable", "check_record", "ios_color", "android_color", "ios_hex_color",
-    "android_hex_color", "check_fcm", "check_live_activity", "is_live_activity",
+    "android_hex_color", "check_fcm", "check_live_activity", "is_live_activity", "check_webpush", "parse_webkit",
+    "parse_firefox", "webpush_intent_problems",
 ]
 
 
@@ -60,4 +64,8 @@ def check_record(fmt, payload, raw=None, headers=None):
         return check_android_expandable(payload, raw), []
     if fmt == "fcm":
         return check_fcm(payload, raw), []
+    if fmt == "webpush":
+        notes = [] if isinstance(payload, dict) and "mutable" not in payload else [
+            "mutable at the top level: WebKit reads it there, Firefox inside notification (G6)"]
+        return check_webpush(payload, raw), notes
     return [f"unknown format {fmt!r}"], []

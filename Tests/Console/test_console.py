@@ -275,6 +275,41 @@ class ConsolePageTests(unittest.TestCase):
         self.assertEqual([e.text for e in preview.find_elements(By.CSS_SELECTOR, ".la-alert .title")], ["Goal!"])
         self.assertEqual([e.text for e in preview.find_elements(By.CSS_SELECTOR, ".la-event")], ["updated"])
         self.shot("console-live-activity")
+    def test_2c_fix_a_letter_into_a_web_push_and_see_the_browser_notification(self):
+        self.show(code="wrong_type")
+        first = self.driver.find_element(By.CSS_SELECTOR, "#letters li")
+        partition, offset = first.get_attribute("data-partition"), first.get_attribute("data-offset")
+        first.click()
+        self.wait(lambda d: self.js("return window.openedLetter") == f"{partition}/{offset}", what="the letter")
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#records article"), what="the translation")
+        fixed = json.dumps({"id": f"web-{partition}-{offset}", "platform": {"ios": False, "android": False, "web": True},
+                            "message": {"title": "Sale today", "body": "Numbers fixed"},
+                            "actions": [{"type": "url", "name": "Shop", "value": "https://shop.example.com/sale"}],
+                            "web": {"navigate": "https://shop.example.com/", "urgency": "high"}})
+        self.js("editor.value = arguments[0]; editor.dispatchEvent(new Event('input'))", fixed)
+        self.wait(lambda d: self.js("return window.renderedRequest === JSON.stringify(request())"), what="the preview")
+        web = self.driver.find_element(By.CSS_SELECTOR, "#records article[data-format='webpush']")
+        self.assertEqual([e.text for e in web.find_elements(By.CSS_SELECTOR, ".web-notification .title")],
+                         ["Sale today"])
+        self.assertEqual([e.text for e in web.find_elements(By.CSS_SELECTOR, ".web-site")], ["shop.example.com"])
+        self.assertEqual([e.text for e in web.find_elements(By.CSS_SELECTOR, ".web-action")], ["Shop"])
+        self.shot("console-webpush")
+        self.driver.find_element(By.ID, "redrive-edited").click()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#follow .outcome[data-format='webpush']"), timeout=60,
+                  what="the webpush output of the re-driven record")
+        outcome = self.driver.find_element(By.CSS_SELECTOR, "#follow .outcome[data-format='webpush']")
+        self.assertEqual(outcome.get_attribute("data-topic"), "push.webpush")
+        self.assertEqual([e.text for e in outcome.find_elements(By.CSS_SELECTOR, ".web-notification .title")],
+                         ["Sale today"])
+        source = self.js("return [...document.querySelectorAll('#follow .redrive')].find(d => "
+                         "d.querySelector(\".outcome[data-format='webpush']\")).dataset.source")
+        outputs = [r for r in read_topic(self.broker.address, "push.webpush", minimum=1)
+                   if header(r, "pushgate-source") == source]
+        self.assertEqual(len(outputs), 1)
+        self.assertEqual(header(outputs[0], "webpush-urgency"), "high")
+        self.assertEqual(json.loads(outputs[0].value())["notification"]["navigate"], "https://shop.example.com/")
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-topic='push.webpush']"), timeout=30,
+                  what="push.webpush in the topic table")
 
     def test_3_lenient_worker_bulk_redrive_translates_each_once(self):
         self.worker.send_signal(signal.SIGTERM)

@@ -48,8 +48,8 @@ TIMESTAMP = 1_700_000_000_000
 # session.timeout.ms - 1 s: short sessions keep rebalances short.
 QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
 # Every input carries these headers: the first is forwarded to every output and dead letter, the
-# second (an apns-* name, in another case) must be dropped. `pushgate translate` gets the same.
-HEADERS = [("trace-id", b"e2e-trace"), ("APNS-Priority", b"10")]
+# others (an apns-* and a webpush-* name, in another case) must be dropped. `pushgate translate` gets the same.
+HEADERS = [("trace-id", b"e2e-trace"), ("APNS-Priority", b"10"), ("WebPush-Urgency", b"high")]
 
 
 def client_config(address, settings):

@@ -17,7 +17,7 @@ import json
 from harness import INPUT_TOPIC, actual_outputs
 
 DEAD_LETTER_TOPIC = "push.dlq"
-OWN_PREFIXES = ("pushgate-", "apns-", "__connect.errors.")
+OWN_PREFIXES = ("pushgate-", "apns-", "webpush-", "__connect.errors.")
 WRITTEN, REPLACED, VALUE_OMITTED = "written", "replaced", "value omitted"
 
 Comparison = collections.namedtuple("Comparison", "lost wrong duplicates kinds")

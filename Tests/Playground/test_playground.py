@@ -242,6 +242,36 @@ class PlaygroundPageTests(unittest.TestCase):
         self.assertEqual(self.texts(".la-ending", preview), ["leaves the lock screen at " + self.iso(1798761600)])
         self.assertEqual(self.texts(".la-stale", preview), ["shown as out of date"])
         self.assertEqual(self.fact(preview, "dismissal"), self.iso(1798761600))
+    def test_webpush_browser_notification_from_the_output(self):
+        self.pick_example("web-9")
+        self.shot("webpush")
+        web = self.record("webpush")
+        value = self.shown_value("webpush")
+        n = value["notification"]
+        self.assertEqual(value["web_push"], 8030)
+        self.assertEqual(self.texts(".web-notification .title", web), [n["title"]])
+        self.assertEqual(self.texts(".web-notification .text", web), [n["body"]])
+        self.assertEqual(self.texts(".web-site", web), ["shop.example"])
+        self.assertEqual(self.texts(".web-opens", web), ["opens " + n["navigate"]])
+        self.assertEqual(self.texts(".web-action", web), [a["title"] for a in n["actions"]])
+        self.assertEqual(self.texts(".web-action", web), ["View jacket", "My list"])
+        self.assertEqual([e.get_attribute("data-navigate") for e in web.find_elements(By.CSS_SELECTOR, ".web-action")],
+                         [a["navigate"] for a in n["actions"]])
+        self.assertEqual(self.texts(".web-icon .img-ph", web), ["image: " + n["icon"]])
+        self.assertEqual(self.texts(".web-badge", web), ["1"])
+        self.assertEqual(web.find_element(By.CSS_SELECTOR, ".web-notification .title").get_attribute("lang"), "en")
+        self.assertEqual(self.fact(web, "tag"), "price-drop-17")
+        self.assertIn(["webpush-topic", "price-drop-17"],
+                      [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in web.find_elements(By.CSS_SELECTOR, "table.headers tr")])
+        self.assert_same_as_translate()
+        self.set_payload('{"platform":{"web":true,"android":false},"message":{"title":"T","body":"B"},'
+                         '"web":{"navigate":"https://news.example/a","dir":"rtl"},'
+                         '"actions":[{"type":"dial","name":"Call","value":"1"}]}')
+        web = self.record("webpush")
+        self.assertEqual(self.texts(".web-site", web), ["news.example"])
+        self.assertEqual(self.texts(".web-action", web), [])
+        self.assertEqual(web.find_element(By.CSS_SELECTOR, ".web-notification .text").get_attribute("dir"), "rtl")
+        self.assertIn("unsupported_action", web.text)
         self.assert_same_as_translate()
 
     def test_big_picture_and_image_placeholders(self):

@@ -169,7 +169,7 @@ struct PlaygroundRoutesTests {
         #expect(
             parts == [
                 "playground.css", "editor.html", "formats.js", "pointer.js", "api.js", "playground.js",
-                "preview-apple.js", "preview-live-activity.js", "preview-card.js", "preview-android.js",
+                "preview-apple.js", "preview-live-activity.js", "preview-card.js", "preview-android.js", "preview-web.js",
             ])
         let formats = String(decoding: PlaygroundPage.withoutFinalNewline(PlaygroundPage.formatsScript), as: UTF8.self)
         #expect(page.contains(formats))
@@ -181,6 +181,6 @@ struct PlaygroundRoutesTests {
             #expect(page.contains(text), "\(part) is in the page")
         }
         #expect(page.contains("<title>pushgate playground</title><style>*{box-sizing:border-box}"))
-        #expect(page.contains(".android .facts{color:#aab}</style></head><body>\n<header>"))
+        #expect(page.contains("font-size:13px}</style></head><body>\n<header>"))
     }
 }

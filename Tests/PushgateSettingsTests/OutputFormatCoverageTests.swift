@@ -18,7 +18,9 @@ struct OutputFormatCoverageTests {
     /// SPEC section 1's record order is the declaration order, and `order` agrees with it.
     @Test func allCasesIsTheRecordOrderOfTheSpec() {
         #expect(
-            OutputFormat.allCases.map(\.rawValue) == ["apns", "adobe-carousel", "fb-card", "android-expandable", "fcm"])
+            OutputFormat.allCases.map(\.rawValue) == [
+                "apns", "adobe-carousel", "fb-card", "android-expandable", "fcm", "webpush",
+            ])
         for (index, format) in OutputFormat.allCases.enumerated() { #expect(format.order == index, "\(format)") }
         #expect(Array(OutputFormatSet(OutputFormat.allCases.reversed())) == OutputFormat.allCases)
         for format in OutputFormat.allCases {

@@ -26,6 +26,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable, Comparable {
     case unusedField = "unused_field"
     case overriddenField = "overridden_field"
     case textTooLong = "text_too_long"
+    case unsupportedAction = "unsupported_action"
 
     /// Codes compare by their text, as SPEC's sort order asks.
     public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool {

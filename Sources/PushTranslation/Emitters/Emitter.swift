@@ -31,20 +31,20 @@ enum PayloadLimit {
     /// 4096 bytes.
     static let bytes = 4096
 
-    /// The emission of a written value: `payload_too_large` when it is over the limit, else its bytes
+    /// The emission of a written value: `payload_too_large` when it is over `limit` bytes, else its bytes
     /// (copied out of the writer) with `warnings`.
     static func emission(
-        _ writer: borrowing JSONWriter, from start: Int, format: OutputFormat,
+        _ writer: borrowing JSONWriter, from start: Int, format: OutputFormat, limit: Int = bytes,
         parts: SharedParts.Ranges = SharedParts.Ranges(),
         warnings: @autoclosure () -> [Diagnostic] = []
     ) -> Emission {
         let size = writer.count - start
-        guard size > bytes else {
+        guard size > limit else {
             return Emission(value: writer.bytes(from: start), errors: [], warnings: warnings(), parts: parts)
         }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
-            "the \(format.rawValue) payload would be \(size) bytes; the limit is \(bytes). Shorten the text or data"
+            "the \(format.rawValue) payload would be \(size) bytes; the limit is \(limit). Shorten the text or data"
         )
         return Emission(value: [], errors: [tooLarge], warnings: [])
     }

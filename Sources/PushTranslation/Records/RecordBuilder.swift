@@ -10,7 +10,7 @@ struct RecordBuilder {
     let record: UnsafePointer<InputRecord>
     let configuration: UnsafePointer<TranslatorConfiguration>
 
-    /// The input headers that are forwarded: all but `pushgate-*`, `apns-*` and `__connect.errors.*`
+    /// The input headers that are forwarded: all but `pushgate-*`, `apns-*`, `webpush-*` and `__connect.errors.*`
     /// (names compared ASCII case-insensitively). The input's own array when all are forwarded.
     let forwardedHeaders: [RecordHeader]
 
@@ -48,6 +48,10 @@ struct RecordBuilder {
         var apns: APNsHeaders?
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
+        /// The `webpush-*` headers, when `webpush` is routed (their topic as ``webpushTopic``).
+        var webpush: WebPushHeaders? = nil
+        /// `webpush-topic`, when given.
+        var webpushTopic: PayloadText? = nil
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -67,9 +71,16 @@ struct RecordBuilder {
                 highPriority: !background && notification.message.priority == .high,
                 expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
-        return SharedHeaders(
+        var shared = SharedHeaders(
             id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
             apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
+        if notification.formats.contains(.webpush) {
+            let web = notification.web
+            let urgency = web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
+            shared.webpush = WebPushHeaders(ttl: notification.message.ttlSeconds, urgency: urgency, topic: nil)
+            shared.webpushTopic = web?.topic.map { payloadText($0, document) }
+        }
+        return shared
     }
 
     /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
@@ -110,7 +121,7 @@ struct RecordBuilder {
 
     static func isOwnHeader(_ name: String) -> Bool {
         hasPrefixIgnoringASCIICase(name, "pushgate-") || hasPrefixIgnoringASCIICase(name, "apns-")
-            || hasPrefixIgnoringASCIICase(name, "__connect.errors.")
+            || hasPrefixIgnoringASCIICase(name, "webpush-") || hasPrefixIgnoringASCIICase(name, "__connect.errors.")
     }
 
     /// Whether `name` starts with the lower-case ASCII `prefix`, comparing ASCII letters case-insensitively.
@@ -139,7 +150,15 @@ struct RecordBuilder {
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
                 id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil))
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil,
+                webpush: format == .webpush ? webpushHeaders(shared) : nil))
+    }
+
+    /// The `webpush-*` headers of a `webpush` output.
+    private func webpushHeaders(_ shared: SharedHeaders) -> WebPushHeaders? {
+        guard var webpush = shared.webpush else { return nil }
+        webpush.topic = shared.webpushTopic.map(bytes)
+        return webpush
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
@@ -225,6 +244,7 @@ enum HeaderText {
     static let fbCard = Array("fb-card".utf8)
     static let androidExpandable = Array("android-expandable".utf8)
     static let fcm = Array("fcm".utf8)
+    static let webpush = Array("webpush".utf8)
 
     static let parse = Array("parse".utf8)
     static let validate = Array("validate".utf8)
@@ -247,6 +267,7 @@ enum HeaderText {
         case .fbCard: fbCard
         case .androidExpandable: androidExpandable
         case .fcm: fcm
+        case .webpush: webpush
         }
     }
 }

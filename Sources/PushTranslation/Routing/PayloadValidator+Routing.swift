@@ -29,7 +29,8 @@ extension PayloadValidator {
             if platformAndroid {
                 for format in androidFormats { formats.insert(format) }
             }
-            if !platformIOS && !platformAndroid {
+            if platformWeb { formats.insert(.webpush) }
+            if !platformIOS && !platformAndroid && !platformWeb {
                 context.error(
                     .noTarget, "/platform",
                     "both platforms are disabled and no targets are given; nothing would be sent")
@@ -81,6 +82,7 @@ extension PayloadValidator {
             case .carousel: fields.append(("/carousel", .carousel))
             case .card: fields.append(("/card", .card))
             case .live_activity: fields.append(("/live_activity", .liveActivity))
+            case .web: fields.append(("/web", .web))
             case .message where document.kind(value) == .object:
                 for (member, memberValue) in document.members(value) where !document.isNull(memberValue) {
                     switch document.key(member, as: MessageKey.self) {

@@ -32,13 +32,13 @@ enum FieldUse: UInt8, CaseIterable {
     /// `custom.ios_sound`: the formats delivered by APNs (`apns` as a notification or a Live Activity
     /// with an alert).
     case iosSound
-    /// `message.priority`, `message.ttl`, `collapse_id`: the formats delivered by APNs, and fcm.
+    /// `message.priority`, `message.ttl`, `collapse_id`: the formats delivered by APNs, fcm and webpush.
     case deliveryOptions
-    /// `action` of type `url`: apns, android-expandable and adobe-carousel.
+    /// `action` of type `url`: apns, android-expandable, adobe-carousel and webpush.
     case actionURL
     /// `action` of another type: apns and android-expandable.
     case actionOther
-    /// `actions`.
+    /// `actions`: apns, android-expandable and webpush.
     case actions
     /// `expandable`.
     case expandable
@@ -50,6 +50,8 @@ enum FieldUse: UInt8, CaseIterable {
     case liveActivity
     /// `custom.android_*`: fcm.
     case androidOptions
+    /// `web`: webpush.
+    case web
 
     /// The use of a `custom` key.
     init(_ key: CustomKey) {
@@ -62,20 +64,26 @@ enum FieldUse: UInt8, CaseIterable {
         return switch self {
         case .apnsDelivered: routed.apnsNotification || routed.apnsTemplate
         case .iosSound: routed.apnsSound || routed.apnsTemplate
-        case .deliveryOptions: formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm)
+        case .deliveryOptions:
+            formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm) || formats.contains(.webpush)
         case .actionURL:
             routed.apnsNotification || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
-        case .actionOther, .actions: routed.apnsNotification || formats.contains(.androidExpandable)
+                || formats.contains(.webpush)
+        case .actionOther: routed.apnsNotification || formats.contains(.androidExpandable)
+        case .actions: routed.apnsNotification || formats.contains(.androidExpandable) || formats.contains(.webpush)
         case .expandable: formats.contains(.androidExpandable)
         case .carousel: formats.contains(.adobeCarousel)
         case .card: formats.contains(.fbCard)
         case .liveActivity: formats.contains(.apns)
         case .androidOptions: formats.contains(.fcm)
+        case .web: formats.contains(.webpush)
         }
     }
 
     /// Which formats would use it, for the warning message; `liveActivity` when `live_activity` is given
-    /// (the `apns` output is then a Live Activity push).
+    /// (the `apns` output is then a Live Activity push). The texts of the uses older than `webpush` are
+    /// kept as they were (without it), so that a payload that does not name web push gives the same
+    /// record bytes as before (SPEC section 9, version 3).
     func usedByDescription(liveActivity: Bool) -> String {
         let apns = liveActivity ? "apns (not a Live Activity)" : "apns"
         return switch self {
@@ -92,6 +100,7 @@ enum FieldUse: UInt8, CaseIterable {
         case .card: "fb-card"
         case .liveActivity: "apns"
         case .androidOptions: "fcm"
+        case .web: "webpush"
         }
     }
 }

@@ -7,13 +7,13 @@ import PushModel
 /// The member names of each object of the unified payload (SPEC sections 3 and 5), for ``JSONKey`` matching.
 enum TopLevelKey: String, JSONKey {
     case id, platform, targets, message, data, custom, collapse_id, thread_id, action, actions, expandable, carousel,
-        card, live_activity
+        card, live_activity, web
     case dryRun = "dry_run"
     static let keyTable = KeyTable<Self>()
 }
 
 enum PlatformKey: String, JSONKey {
-    case ios, android
+    case ios, android, web
     static let keyTable = KeyTable<Self>()
 }
 
@@ -68,6 +68,11 @@ enum CustomKey: String, JSONKey {
         default: false
         }
     }
+}
+
+enum WebKey: String, JSONKey {
+    case navigate, icon, lang, dir, silent, require_interaction, app_badge, mutable, urgency, topic
+    static let keyTable = KeyTable<Self>()
 }
 
 enum ActionKey: String, JSONKey {
@@ -167,3 +172,5 @@ extension Carousel.Mode: JSONKey { static let keyTable = KeyTable<Self>() }
 extension Carousel.Layout: JSONKey { static let keyTable = KeyTable<Self>() }
 extension Expandable.Kind: JSONKey { static let keyTable = KeyTable<Self>() }
 extension LiveActivity.Event: JSONKey { static let keyTable = KeyTable<Self>() }
+extension WebOptions.Direction: JSONKey { static let keyTable = KeyTable<Self>() }
+extension WebOptions.Urgency: JSONKey { static let keyTable = KeyTable<Self>() }

@@ -12,6 +12,8 @@ struct PayloadValidator {
     var givenUses = FieldUseSet()
     var platformIOS = true
     var platformAndroid = true
+    /// `platform.web`: `false` unless given (SPEC 3, version 3).
+    var platformWeb = false
     /// Whether `platform` was given with a wrong type or a member that is not a boolean: then there is
     /// no platform routing (SPEC 4), so no `ambiguous_template` or `no_target` joins its `wrong_type`.
     var platformInvalid = false
@@ -93,6 +95,7 @@ struct PayloadValidator {
             case .carousel: readCarousel(value, "/carousel")
             case .card: readCard(value, "/card")
             case .live_activity: readLiveActivity(value)
+            case .web: readWeb(value, "/web")
             case nil: context.unknownField(JSONPointer.appending("", document.string(name)), in: "the payload")
             }
         }
@@ -119,22 +122,19 @@ struct PayloadValidator {
             return
         }
         for (name, key, value) in document.members(object, keyedBy: PlatformKey.self) {
+            guard let key else {
+                context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
+                continue
+            }
+            guard !document.isNull(value) else { continue }
+            guard let flag = context.bool(value, JSONPointer.appending(path, key.rawValue)) else {
+                platformInvalid = true
+                continue
+            }
             switch key {
-            case .ios:
-                guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "ios")) {
-                    platformIOS = flag
-                } else {
-                    platformInvalid = true
-                }
-            case .android:
-                guard !document.isNull(value) else { continue }
-                if let flag = context.bool(value, JSONPointer.appending(path, "android")) {
-                    platformAndroid = flag
-                } else {
-                    platformInvalid = true
-                }
-            case nil: context.unknownField(JSONPointer.appending(path, document.string(name)), in: "platform")
+            case .ios: platformIOS = flag
+            case .android: platformAndroid = flag
+            case .web: platformWeb = flag
             }
         }
     }
@@ -147,7 +147,7 @@ struct PayloadValidator {
         }
         var names = OutputFormatSet()
         if document.count(array) == 0 {
-            context.error(.invalidItemCount, path, "must list 1 to 5 formats; remove it to route by platform")
+            context.error(.invalidItemCount, path, "must list 1 to 6 formats; remove it to route by platform")
         }
         for (index, element) in document.elements(array).enumerated() {
             guard document.kind(element) == .string else {

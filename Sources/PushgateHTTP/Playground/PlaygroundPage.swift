@@ -13,8 +13,9 @@ import PushTranslation
 /// token when there is one), `playground.js` (examples, the request
 /// debounced as you type, the record list, problems and warnings linked to the editor) and the previews
 /// drawn from the output JSON only: `preview-apple.js` (the iOS banner of `apns`, the Adobe carousel),
-/// `preview-live-activity.js` (an `apns` Live Activity push on the lock screen), `preview-card.js` (the Facebook in-app card of `fb-card`) and `preview-android.js` (the notification
-/// of `android-expandable` and of `fcm`). The console adds `console.css` and `console.js` (dead letters,
+/// `preview-live-activity.js` (an `apns` Live Activity push on the lock screen), `preview-card.js` (the Facebook
+/// in-app card of `fb-card`), `preview-android.js` (the notification of `android-expandable` and of `fcm`) and
+/// `preview-web.js` (the browser notification of `webpush`). The console adds `console.css` and `console.js` (dead letters,
 /// re-drives, follow-through, the live view).
 enum PlaygroundPage {
     /// The part of the pages that is not a file: ``formatsScript``.

@@ -8,7 +8,12 @@ extension PayloadGenerator {
                 ? "\"id-\(below(1000))\\u00e9\"" : chance(3) ? "\"" + String(repeating: "i", count: 129) + "\"" : text()
             members.append(("id", maybeWrong(id)))
         }
-        if chance(30) { members.append(("platform", maybeWrong(platform()))) }
+        if webSections {
+            members.append(("platform", #"{"web":true}"#))
+            members.append(("web", maybeWrong(web())))
+        } else if chance(30) {
+            members.append(("platform", maybeWrong(platform())))
+        }
         if chance(valid ? 0 : 15) { members.append(("targets", maybeWrong(targets()))) }
         if chance(90) { members.append(("message", maybeWrong(message()))) }
         if chance(60) { members.append(("data", maybeWrong(data()))) }
@@ -40,6 +45,29 @@ extension PayloadGenerator {
             name == "web" ? "true" : g.maybeWrong(g.bool())
         }
         return object(members)
+    }
+
+    /// A `web` section (SPEC 5.6), for ``webSections``.
+    mutating func web() -> String {
+        let names = [
+            "navigate", "icon", "lang", "dir", "silent", "require_interaction", "app_badge", "mutable", "urgency",
+            "topic", "colour",
+        ]
+        return object(
+            some(names, percent: 60) { g, name in
+                switch name {
+                case "navigate": g.chance(90) ? g.url() : "\"https://shop.example/p\""
+                case "icon": g.maybeWrong(g.url())
+                case "dir": g.maybeWrong(g.either("\"rtl\"", ["\"auto\"", "\"ltr\"", "\"up\"", "\"\""]))
+                case "silent", "require_interaction", "mutable": g.maybeWrong(g.bool())
+                case "app_badge": g.maybeWrong(g.either("3", ["0", "-0", "1.5", "9007199254740992", "-1", "1e2"]))
+                case "urgency": g.maybeWrong(g.either("\"low\"", ["\"very-low\"", "\"high\"", "\"urgent\""]))
+                case "topic":
+                    g.maybeWrong(g.either("\"t-1_A\"", ["\"a b\"", "\"" + String(repeating: "t", count: 33) + "\""]))
+                case "colour": "\"red\""
+                default: g.maybeWrong(g.text())
+                }
+            })
     }
 
     mutating func targets() -> String {

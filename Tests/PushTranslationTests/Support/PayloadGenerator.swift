@@ -6,6 +6,9 @@ struct PayloadGenerator {
     /// When set, values are drawn from the valid ones only and no unknown key is added, so that most
     /// payloads reach the emitters.
     var valid = false
+    /// When set, every payload has `platform: {"web":true}` and a `web` section (SPEC 5.6). Off by
+    /// default, so that the payloads the differential test draws stay those it recorded.
+    var webSections = false
 
     init(state: UInt64) { self.state = state }
 
@@ -100,11 +103,15 @@ struct PayloadGenerator {
     mutating func object(_ members: [(String, String)]) -> String {
         var seen: Set<String> = []
         var parts: [String] = []
-        for (name, value) in members where seen.insert(name).inserted && !(valid && Self.unknownNames.contains(name)) {
+        for (name, value) in members
+        where seen.insert(name).inserted && !(valid && Self.unknownNames.contains(name) && !isWebName(name)) {
             parts.append(ws() + "\"" + name + "\"" + ws() + ":" + ws() + value + ws())
         }
         return "{" + parts.joined(separator: ",") + "}"
     }
+
+    /// Whether `name` is a known key of `web` (or `web` itself) when ``webSections`` is set.
+    private func isWebName(_ name: String) -> Bool { webSections && (name == "web" || name == "icon") }
 
     /// Members with some of `names` (each with chance `percent`), values from `make`.
     mutating func some(_ names: [String], percent: Int, _ make: (inout Self, String) -> String) -> [(String, String)] {

@@ -163,6 +163,7 @@ function drawPreview(format, v) {
     case "fb-card": return drawCard(v);
     case "android-expandable": return drawAndroidExpandable(v);
     case "fcm": return drawFCM(v);
+    case "webpush": return drawWebPush(v);
     default: return el("div", { class: "muted" }, "no preview for " + format);
   }
 }
