@@ -169,7 +169,8 @@ struct PlaygroundRoutesTests {
         #expect(
             parts == [
                 "playground.css", "editor.html", "formats.js", "pointer.js", "api.js", "playground.js",
-                "preview-apple.js", "preview-live-activity.js", "preview-card.js", "preview-android.js", "preview-web.js",
+                "preview-apple.js", "preview-live-activity.js", "preview-card.js", "preview-android.js",
+                "preview-web.js",
             ])
         let formats = String(decoding: PlaygroundPage.withoutFinalNewline(PlaygroundPage.formatsScript), as: UTF8.self)
         #expect(page.contains(formats))
