@@ -31,6 +31,17 @@ public final class DeadLetterIndex: Sendable {
         var offsets: [Int64] = []
         var rows: [Int32] = []
 
+        /// Adds `offset` at `row` in its place (at the end, but for a record read out of order).
+        mutating func insert(offset: Int64, row: Int32, at place: Int) {
+            if place == offsets.count {
+                offsets.append(offset)
+                rows.append(row)
+            } else {
+                offsets.insert(offset, at: place)
+                rows.insert(row, at: place)
+            }
+        }
+
         /// Where `offset` is or would go.
         func place(of offset: Int64) -> Int {
             if let last = offsets.last, offset > last { return offsets.count }
@@ -99,9 +110,11 @@ public final class DeadLetterIndex: Sendable {
         let (partition, offset) = (record.partition, record.offset)
         let (timestamp, valueCount) = (record.timestampMs, record.valueCount)
         return state.withLock { state -> Added? in
-            var rows = state.partitions[partition] ?? PartitionRows()
-            let place = rows.place(of: offset)
-            if place < rows.offsets.count && rows.offsets[place] == offset { return nil }
+            // Changed in place in the dictionary: a copy of the partition's rows per letter would be quadratic.
+            let place = state.partitions[partition, default: PartitionRows()].place(of: offset)
+            if let rows = state.partitions[partition], place < rows.offsets.count, rows.offsets[place] == offset {
+                return nil
+            }
             let row = Int32(state.letters.count)
             var bits: UInt64 = 0
             for code in fields.codes ?? [] {
@@ -120,9 +133,7 @@ public final class DeadLetterIndex: Sendable {
                 stage: fields.stage.map { state.tables.stage($0) } ?? 0,
                 format: fields.format.map { state.tables.format($0) } ?? 0, writtenByPushgate: fields.codes != nil)
             state.letters.append(summary)
-            rows.offsets.insert(offset, at: place)
-            rows.rows.insert(row, at: place)
-            state.partitions[partition] = rows
+            state.partitions[partition, default: PartitionRows()].insert(offset: offset, row: row, at: place)
             return Added(
                 source: fields.source.map { "\($0.topic):\($0.partition):\($0.offset)" }, stage: fields.stage,
                 format: fields.format)

@@ -117,7 +117,7 @@ extension TextSearch {
                 return
             }
             do {
-                let marks = try await consumer.watermarks(topic: topic, timeoutMs: 10_000)
+                let marks = try await consumer.listedWatermarks(topic: topic, timeoutMs: 10_000)
                 self.state.withLock { state in
                     state.ends = marks.mapValues(\.high)
                     state.total = marks.values.reduce(0) { $0 + Int($1.high - $1.low) }

@@ -104,7 +104,7 @@ struct TopicFollower: Sendable {
         var failures: [(String, any Error)] = []
         for topic in topics {
             do {
-                for (partition, marks) in try await reader.watermarks(topic: topic, timeoutMs: 5_000) {
+                for (partition, marks) in try await reader.listedWatermarks(topic: topic, timeoutMs: 5_000) {
                     offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
                         start == .beginning ? marks.low : marks.high
                 }
