@@ -21,6 +21,8 @@ struct DeadLetterFiller {
     let inputTopic: String
     let letters: Int
     let valueBytes: Int
+    /// The topic's partitions.
+    let partitions: Int
     /// The time of the first letter (ms); each next one is 1 ms later.
     let firstTimestampMs: Int64
 
@@ -73,10 +75,17 @@ struct DeadLetterFiller {
             logger: logger)
         let receiver = Acknowledgements()
         let start = ContinuousClock.now
-        for number in 0..<letters {
-            var message = letter(number)
-            message.timestampMs = firstTimestampMs + Int64(number)
-            try await producer.produceWhenQueued(message, to: receiver)
+        // Partition by partition: librdkafka's mock cluster answers a fetch with one record batch per
+        // partition, so a topic written in small batches (records spread over every partition at once) is
+        // read a few records per partition per round trip, and the read rate measures the batches. Each
+        // partition's letters are written together, in batches of up to a megabyte, as a busy topic has.
+        for partition in 0..<partitions {
+            for number in stride(from: partition, to: letters, by: partitions) {
+                var message = letter(number)
+                message.partition = Int32(partition)
+                message.timestampMs = firstTimestampMs + Int64(number)
+                try await producer.produceWhenQueued(message, to: receiver)
+            }
         }
         try await producer.flush(timeout: .seconds(600))
         await producer.shutdown()
