@@ -91,30 +91,24 @@ struct DeadLetterTables: Sendable {
     static let codeBitCount = 63
 
     /// The id of `stage` (a stage past the 255th is counted as the last: pushgate has three).
-    mutating func stage(_ text: String) -> UInt8 {
-        if let id = stageIds[text] { return id }
-        guard stages.count <= Int(UInt8.max) else { return UInt8.max }
-        stages.append(text)
-        stageIds[text] = UInt8(stages.count - 1)
-        return UInt8(stages.count - 1)
-    }
+    mutating func stage(_ text: String) -> UInt8 { Self.intern(text, in: &stages, ids: &stageIds, full: .max) }
 
     /// The id of `format` (past the 255th, 0: the format is then read back with the letter).
-    mutating func format(_ text: String) -> UInt8 {
-        if let id = formatIds[text] { return id }
-        guard formats.count <= Int(UInt8.max) else { return 0 }
-        formats.append(text)
-        formatIds[text] = UInt8(formats.count - 1)
-        return UInt8(formats.count - 1)
-    }
+    mutating func format(_ text: String) -> UInt8 { Self.intern(text, in: &formats, ids: &formatIds, full: 0) }
 
     /// The id of a source topic (past the 65,535th, 0: no source filter finds it).
-    mutating func topic(_ text: String) -> UInt16 {
-        if let id = topicIds[text] { return id }
-        guard topics.count <= Int(UInt16.max) else { return 0 }
-        topics.append(text)
-        topicIds[text] = UInt16(topics.count - 1)
-        return UInt16(topics.count - 1)
+    mutating func topic(_ text: String) -> UInt16 { Self.intern(text, in: &topics, ids: &topicIds, full: 0) }
+
+    /// The id of `text` in `texts`, added if new while `ID` has room; `full` once it has none.
+    private static func intern<ID: FixedWidthInteger>(
+        _ text: String, in texts: inout [String], ids: inout [String: ID], full: ID
+    ) -> ID {
+        if let id = ids[text] { return id }
+        guard texts.count <= Int(ID.max) else { return full }
+        texts.append(text)
+        let id = ID(texts.count - 1)
+        ids[text] = id
+        return id
     }
 
     /// The id of `code`, new or not.
