@@ -31,6 +31,9 @@ struct ConsoleBenchmark: AsyncParsableCommand {
     @Option(help: "Partitions of the dead-letter topic (of every topic of the embedded broker).")
     var partitions = 512
 
+    @Option(help: "Brokers of the embedded cluster (the partitions are spread over them).")
+    var brokers = 1
+
     @Option(help: "Seconds to wait for the console to read every letter, and for a text search.")
     var timeout = 600
 
@@ -56,7 +59,8 @@ struct ConsoleBenchmark: AsyncParsableCommand {
             throw BenchmarkError("no executable at \(pushgate) (make build-release builds it)")
         }
         let broker = try ChildProcess(
-            pushgate, arguments: ["broker", "--partitions", String(partitions)], captureOutput: true)
+            pushgate, arguments: ["broker", "--partitions", String(partitions), "--brokers", String(brokers)],
+            captureOutput: true)
         defer { broker.forceStop() }
         let servers = try await broker.nextLine()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
