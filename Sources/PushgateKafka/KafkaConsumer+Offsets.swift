@@ -27,6 +27,35 @@ extension KafkaConsumer {
         }
     }
 
+    /// The watermarks of every partition of `topic`, in two requests per broker (ListOffsets for the
+    /// earliest and the latest offset of all partitions at once) instead of two per partition: for a
+    /// topic of hundreds of partitions asked often.
+    public func listedWatermarks(topic: String, timeoutMs: Int32 = 10_000) async throws(KafkaError)
+        -> [Int32: Watermarks]
+    {
+        let client = self.rdClient
+        return try await run { () throws(KafkaError) in
+            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            var result: [Int32: Watermarks] = [:]
+            // ListOffsets' special timestamps: -2 the earliest offset, -1 the latest (the high watermark).
+            for timestamp in [Int64(-2), -1] {
+                let list = RDKafkaTopicPartitionList.make(
+                    partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: timestamp) })
+                defer { rd_kafka_topic_partition_list_destroy(list) }
+                let code = rd_kafka_offsets_for_times(client.handle, list, timeoutMs)
+                if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code, message: "offsets of \(topic)") }
+                if let error = RDKafkaTopicPartitionList.firstError(of: list) { throw error }
+                for entry in RDKafkaTopicPartitionList.offsets(of: list) {
+                    let partition = entry.topicPartition.partition
+                    var marks = result[partition] ?? Watermarks(low: 0, high: 0)
+                    if timestamp == -2 { marks.low = max(entry.offset, 0) } else { marks.high = max(entry.offset, 0) }
+                    result[partition] = marks
+                }
+            }
+            return result
+        }
+    }
+
     /// For each partition of `topic`, the offset of the first record with a timestamp at or after
     /// `timestampMs`; `nil` for a partition with no such record.
     public func offsets(topic: String, atOrAfter timestampMs: Int64, timeoutMs: Int32 = 10_000) async throws(KafkaError)

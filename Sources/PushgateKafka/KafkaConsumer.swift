@@ -24,11 +24,15 @@ public final class KafkaConsumer: Sendable {
     ///   - statisticsHandler: receives librdkafka's statistics JSON, on the poll thread.
     ///   - errorHandler: called, on a librdkafka thread, for every error librdkafka reports (fatal or
     ///     not, including consume errors), after it is logged; for metrics.
+    ///   - recordHandler: when given, every record is handed to it in place, on the poll thread, instead
+    ///     of to ``messages`` (which then only ends, or throws a fatal error): for reading a topic whole
+    ///     at librdkafka's pace, keeping only part of each record. Keep it short and never block.
     public init(
         configuration: KafkaConsumerConfiguration, logger: Logger,
         rebalanceListener: (any KafkaRebalanceListener)? = nil,
         statisticsHandler: (@Sendable (String) -> Void)? = nil,
-        errorHandler: (@Sendable (KafkaError) -> Void)? = nil
+        errorHandler: (@Sendable (KafkaError) -> Void)? = nil,
+        recordHandler: (@Sendable (KafkaRecordView) -> Void)? = nil
     ) throws(KafkaError) {
         let buffer = ConsumerMessageBuffer(capacity: configuration.bufferedMessages)
         let membership = ConsumerGroupMembership(listener: rebalanceListener, logger: logger)
@@ -74,7 +78,7 @@ public final class KafkaConsumer: Sendable {
         self.pollThread = PollThread(name: "kafka-consumer-poll") {
             KafkaConsumer.pollOnce(
                 client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, wakeUp: wakeUp,
-                timeoutMs: timeout)
+                timeoutMs: timeout, recordHandler: recordHandler)
         }
         pollThread.start()
     }
@@ -165,7 +169,8 @@ public final class KafkaConsumer: Sendable {
     /// The assignment resumes once there is room.
     private static func pollOnce(
         client: RDKafkaClient, buffer: ConsumerMessageBuffer, membership: ConsumerGroupMembership,
-        topics: TopicNameCache, flow: ConsumerFlowControl, wakeUp: FetcherWakeUp, timeoutMs: Int32
+        topics: TopicNameCache, flow: ConsumerFlowControl, wakeUp: FetcherWakeUp, timeoutMs: Int32,
+        recordHandler: (@Sendable (KafkaRecordView) -> Void)?
     ) {
         let hasRoom = buffer.waitForRoom(timeout: Double(timeoutMs) / 1000)
         if hasRoom {
@@ -177,13 +182,15 @@ public final class KafkaConsumer: Sendable {
         var batch: [KafkaConsumerMessage] = []
         var lastTopic: (handle: OpaquePointer?, name: String)?
         var bytes = 0
+        var handled = 0
         // librdkafka's queue is measured before this poll drains it: a small queue (a few hundred records)
         // is emptied by one batch, so measured after, it would never look full.
         wakeUp.measureQueue()
         // After a full queue, while the application has room, a short first wait: an empty queue may be
         // a fetcher that has stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
         var timeout = hasRoom && wakeUp.mayHaveStopped ? min(timeoutMs, fetcherCheckMs) : timeoutMs
-        while batch.count < room, let message = rd_kafka_consumer_poll(client.handle, timeout) {
+        let most = recordHandler == nil ? room : maxDrain
+        while batch.count + handled < most, let message = rd_kafka_consumer_poll(client.handle, timeout) {
             timeout = 0
             defer { rd_kafka_message_destroy(message) }
             let code = message.pointee.err
@@ -196,8 +203,13 @@ public final class KafkaConsumer: Sendable {
                     topic = topics.name(of: message.pointee.rkt)
                     lastTopic = (message.pointee.rkt, topic)
                 }
-                let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
                 bytes += message.pointee.len + message.pointee.key_len
+                if let recordHandler {
+                    recordHandler(KafkaRecordView(message, topic: topic))
+                    handled += 1
+                    continue
+                }
+                let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
                 batch.append(
                     KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
             } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
@@ -213,10 +225,10 @@ public final class KafkaConsumer: Sendable {
                 client.callbacks.errorHandler?(error)
             }
         }
-        if batch.isEmpty {
+        if batch.isEmpty && handled == 0 {
             if hasRoom && !flow.isPaused { wakeUp.pollFoundNothing() }
         } else {
-            wakeUp.polled(records: batch.count, bytes: bytes)
+            wakeUp.polled(records: batch.count + handled, bytes: bytes)
         }
         buffer.push(batch)
     }

@@ -189,6 +189,13 @@ struct ConsoleAPITests {
                 #expect(page["matching"] as? Int == expected, "\(query)")
                 #expect((page["letters"] as? [Any])?.count == expected, "\(query)")
             }
+            // The text search read every value back from Kafka, and says so; no other filter carries it.
+            let searched = try await console.json("/api/dead-letters?q=colour")
+            let search = try #require(searched["search"] as? [String: Any])
+            #expect(search["done"] as? Bool == true)
+            #expect(search["scanned"] as? Int == 10)
+            #expect(search["total"] as? Int == 10)
+            #expect(all["search"] == nil)
             // A time range bounds the counts too: the first five payloads' letters are an hour older.
             let recent = try await console.json("/api/dead-letters?from_ms=\(now - 60_000)")
             #expect(recent["counts"] as? [String: Int] == ["invalid_json": 2, "invalid_url": 2])

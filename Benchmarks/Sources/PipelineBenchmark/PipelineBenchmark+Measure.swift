@@ -1,3 +1,4 @@
+import BenchProcess
 import Foundation
 import Logging
 import PushModel

@@ -1,3 +1,4 @@
+import BenchProcess
 import BenchSupport
 import Foundation
 import Logging

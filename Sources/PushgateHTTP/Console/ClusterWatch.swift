@@ -108,7 +108,7 @@ public final class ClusterWatch: Sendable {
         var ends: [String: Int64] = [:]
         var inputMarks: [Int32: KafkaConsumer.Watermarks] = [:]
         for (topic, _) in topics {
-            let marks = try await reader.watermarks(topic: topic, timeoutMs: 3_000)
+            let marks = try await reader.listedWatermarks(topic: topic, timeoutMs: 3_000)
             ends[topic] = marks.values.reduce(0) { $0 + $1.high }
             if topic == inputTopic { inputMarks = marks }
         }

@@ -13,6 +13,10 @@ public struct ConsoleRoutes: HTTPRoutes {
     public let playground: PlaygroundRoutes
     /// The dead letters read.
     public let index: DeadLetterIndex
+    /// Reads whole letters back from Kafka.
+    public let letters: LetterReader
+    /// The text searches (`q`).
+    public let search: TextSearch
     /// The re-driver.
     public let redriver: Redriver
     /// What became of re-driven records.
@@ -21,12 +25,12 @@ public struct ConsoleRoutes: HTTPRoutes {
     public let watch: ClusterWatch
     /// What the page is told of the console's settings.
     let config: ConsoleWire.Config
-    /// How to read a whole letter again when the console keeps it cut.
-    let reader: KafkaConsumerConfiguration
 
     /// The most letters one page holds, and the default.
     public static let maxLimit = 500
     static let defaultLimit = 50
+    /// How long a request with `q` waits for its search to be done before it answers what it has.
+    static let searchWait: Duration = .seconds(2)
 
     /// The largest request body: the playground's.
     public var maxRequestBytes: Int { playground.maxRequestBytes }
@@ -35,16 +39,18 @@ public struct ConsoleRoutes: HTTPRoutes {
 
     /// Creates the routes.
     public init(
-        page: [UInt8], playground: PlaygroundRoutes, index: DeadLetterIndex, redriver: Redriver,
-        followThrough: FollowThrough, watch: ClusterWatch, settings: ConsoleSettings
+        page: [UInt8], playground: PlaygroundRoutes, index: DeadLetterIndex, letters: LetterReader,
+        search: TextSearch, redriver: Redriver, followThrough: FollowThrough, watch: ClusterWatch,
+        settings: ConsoleSettings
     ) {
         self.page = page
         self.playground = playground
         self.index = index
+        self.letters = letters
+        self.search = search
         self.redriver = redriver
         self.followThrough = followThrough
         self.watch = watch
-        self.reader = settings.reader
         config = ConsoleWire.Config(
             inputTopic: settings.inputTopic, deadLetterTopic: settings.deadLetterTopic,
             topics: Dictionary(settings.outputTopics.map { ($0.format, $0.topic) }) { first, _ in first },
@@ -66,9 +72,9 @@ public struct ConsoleRoutes: HTTPRoutes {
         case (.GET, "/api/config"):
             return .json(ConsoleWire.encode(config))
         case (.GET, "/api/dead-letters"):
-            return deadLetters(uri)
+            return await deadLetters(uri)
         case (.GET, "/api/dead-letter-ids"):
-            return ids(uri)
+            return await ids(uri)
         case (.GET, _) where isLetter:
             let numbers = Array(parts.suffix(2))
             guard let partition = Int32(numbers[0]), let offset = Int64(numbers[1]) else {
@@ -78,7 +84,7 @@ public struct ConsoleRoutes: HTTPRoutes {
         case (.POST, "/api/redrive"):
             return await redrive(body)
         case (.GET, "/api/redrives"):
-            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: redriver.written.map(describe))))
+            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: await describe(redriver.written))))
         case (.GET, "/api/live"):
             return live()
         case (_, "/"), (_, "/index.html"), (_, "/api/config"), (_, "/api/dead-letters"), (_, "/api/dead-letter-ids"),
@@ -98,109 +104,6 @@ public struct ConsoleRoutes: HTTPRoutes {
         var response = HTTPResponse.text(.methodNotAllowed, "use \(allow)\n")
         response.headers.append(("Allow", allow))
         return response
-    }
-
-    private func deadLetters(_ uri: String) -> HTTPResponse {
-        let items = DeadLetterQuery.items(of: uri)
-        let query: DeadLetterQuery
-        do {
-            query = try DeadLetterQuery(queryItems: items)
-        } catch {
-            return .text(.badRequest, error.description + "\n")
-        }
-        var limit = Self.defaultLimit
-        if let text = items["limit"], !text.isEmpty {
-            guard let value = Int(text), value > 0 else {
-                return .text(.badRequest, "limit must be a positive integer\n")
-            }
-            limit = min(value, Self.maxLimit)
-        }
-        var cursor: DeadLetterIndex.Cursor?
-        if let text = items["cursor"], !text.isEmpty {
-            guard let value = DeadLetterIndex.Cursor(text) else {
-                return .text(.badRequest, "cursor must be what a page answered\n")
-            }
-            cursor = value
-        }
-        let page = index.page(query, limit: limit, after: cursor)
-        var redrives: [String: Int] = [:]
-        for written in redriver.written {
-            redrives["\(written.letterPartition)/\(written.letterOffset)", default: 0] += 1
-        }
-        return .json(
-            ConsoleWire.encode(
-                ConsoleWire.Page(
-                    letters: page.letters.map { letter in
-                        var shown = ConsoleWire.Letter(letter, valueLimit: ConsoleWire.listedValueBytes)
-                        shown.redriven = redrives["\(letter.partition)/\(letter.offset)"] ?? 0
-                        return shown
-                    },
-                    counts: page.counts, stageCounts: page.stageCounts, matching: page.matching, total: page.total,
-                    cursor: page.cursor?.description)))
-    }
-
-    private func ids(_ uri: String) -> HTTPResponse {
-        do {
-            let query = try DeadLetterQuery(queryItems: DeadLetterQuery.items(of: uri))
-            let ids = index.all(matching: query).map { [Int64($0.partition), $0.offset] }
-            return .json(ConsoleWire.encode(ConsoleWire.Ids(ids: ids)))
-        } catch {
-            return .text(.badRequest, error.description + "\n")
-        }
-    }
-
-    private func letter(partition: Int32, offset: Int64) async -> HTTPResponse {
-        guard var letter = index.letter(partition: partition, offset: offset) else {
-            return .text(.notFound, "no dead letter at partition \(partition) offset \(offset)\n")
-        }
-        if letter.valueIsCut {
-            if let whole = try? await RecordReader.read(
-                topic: config.deadLetterTopic, partition: partition, offset: offset, consumer: reader,
-                logger: .init(label: "pushgate.console"))
-            {
-                letter.value = whole.value
-            }
-        }
-        let redrives = redriver.written.filter { $0.letterPartition == partition && $0.letterOffset == offset }
-        return .json(
-            ConsoleWire.encode(
-                ConsoleWire.LetterAnswer(
-                    letter: {
-                        var shown = ConsoleWire.Letter(letter, valueLimit: .max)
-                        shown.redriven = redrives.count
-                        return shown
-                    }(), redrives: redrives.map(describe))))
-    }
-
-    private func redrive(_ body: [UInt8]) async -> HTTPResponse {
-        let request: ConsoleWire.RedriveBody
-        do {
-            request = try JSONDecoder().decode(ConsoleWire.RedriveBody.self, from: Data(body))
-        } catch {
-            return .text(
-                .badRequest,
-                "expected {\"letters\":[{\"partition\":P,\"offset\":O,\"payload\":TEXT (optional)}]}: \(error)\n")
-        }
-        do {
-            let written = try await redriver.redrive(
-                request.letters.map {
-                    Redriver.Request(
-                        partition: $0.partition, offset: $0.offset, payload: $0.payload.map { Array($0.utf8) })
-                })
-            return .json(
-                ConsoleWire.encode(
-                    ConsoleWire.RedriveAnswer(written: written.filter(\.isNew).count, records: written.map(describe))))
-        } catch {
-            return .text(HTTPResponseStatus(statusCode: error.status), error.message + "\n")
-        }
-    }
-
-    private func describe(_ written: Redriver.Written) -> ConsoleWire.Redrive {
-        ConsoleWire.Redrive(
-            letter: ConsoleWire.LetterRef(partition: written.letterPartition, offset: written.letterOffset),
-            partition: written.partition, offset: written.offset, source: written.source,
-            unchanged: written.unchanged, new: written.isNew,
-            outcomes: (followThrough.outcomes(of: written.source) ?? []).map(ConsoleWire.Outcome.init))
     }
 
     private func live() -> HTTPResponse {

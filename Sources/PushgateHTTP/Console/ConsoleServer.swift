@@ -27,11 +27,14 @@ public struct ConsoleServer: Service {
         host: String, port: Int, token: BearerToken?, settings: ConsoleSettings, resources: PlaygroundResources,
         maxPayloadBytes: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws(KafkaError) {
-        let index = DeadLetterIndex(keptValueBytes: max(maxPayloadBytes, ConsoleWire.listedValueBytes))
+        let index = DeadLetterIndex()
         let followThrough = FollowThrough()
         let outputsReady = ReadyFlag()
+        let letters = LetterReader(topic: settings.deadLetterTopic, configuration: settings.reader, logger: logger)
+        let search = TextSearch(
+            topic: settings.deadLetterTopic, configuration: settings.reader, index: index, logger: logger)
         let redriver = try Redriver(
-            producer: settings.producer, reader: settings.reader, inputTopic: settings.inputTopic,
+            producer: settings.producer, letters: letters, inputTopic: settings.inputTopic,
             deadLetterTopic: settings.deadLetterTopic, index: index, followThrough: followThrough,
             beforeWriting: { await outputsReady.wait(atMost: .seconds(10)) }, logger: logger)
         let watch = ClusterWatch(
@@ -39,7 +42,8 @@ public struct ConsoleServer: Service {
         routes = ConsoleRoutes(
             page: resources.consolePage,
             playground: PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: resources), index: index,
-            redriver: redriver, followThrough: followThrough, watch: watch, settings: settings)
+            letters: letters, search: search, redriver: redriver, followThrough: followThrough, watch: watch,
+            settings: settings)
         self.host = host
         self.port = port
         self.token = token
@@ -62,14 +66,12 @@ public struct ConsoleServer: Service {
                 await TopicFollower(
                     topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger
                 )
-                .run { batch in
-                    for message in batch {
-                        routes.index.add(message)
-                        if let letter = routes.index.letter(partition: message.partition, offset: message.offset) {
-                            routes.followThrough.addDeadLetter(letter, topic: message.topic)
-                        }
-                    }
-                }
+                .run(inPlace: { record in
+                    guard let added = routes.index.add(record: record), let source = added.source else { return }
+                    routes.followThrough.addDeadLetter(
+                        topic: record.topic, partition: record.partition, offset: record.offset, source: source,
+                        stage: added.stage, format: added.format)
+                })
             }
             group.addTask {
                 await TopicFollower(
@@ -93,6 +95,8 @@ public struct ConsoleServer: Service {
             group.cancelAll()
         }
         await routes.redriver.shutdown()
+        routes.search.shutdown()
+        await routes.letters.shutdown()
         logger.info("console stopped")
     }
 }

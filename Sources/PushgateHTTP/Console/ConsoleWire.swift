@@ -90,6 +90,8 @@ enum ConsoleWire {
         var matching: Int
         var total: Int
         var cursor: String?
+        /// With `q` only: how far the text search got.
+        var search: Search?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -99,9 +101,22 @@ enum ConsoleWire {
             try container.encode(matching, forKey: .matching)
             try container.encode(total, forKey: .total)
             try container.encode(cursor, forKey: .cursor)  // null on the last page, not left out
+            try container.encodeIfPresent(search, forKey: .search)
         }
 
-        enum CodingKeys: String, CodingKey { case letters, counts, stageCounts, matching, total, cursor }
+        enum CodingKeys: String, CodingKey { case letters, counts, stageCounts, matching, total, cursor, search }
+    }
+
+    /// How far a text search (`q`) got: `scanned` of `total` records read, `done` once all are.
+    struct Search: Encodable {
+        var scanned: Int
+        var total: Int
+        var done: Bool
+        var error: String?
+
+        init(_ progress: TextSearch.Progress) {
+            (scanned, total, done, error) = (progress.scanned, progress.total, progress.done, progress.error)
+        }
     }
 
     struct Outcome: Encodable {
@@ -157,6 +172,8 @@ enum ConsoleWire {
 
     struct Ids: Encodable {
         var ids: [[Int64]]
+        /// With `q` only: how far the text search got.
+        var search: Search?
     }
 
     struct RedriveBody: Decodable {

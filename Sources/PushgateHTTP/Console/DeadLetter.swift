@@ -1,12 +1,12 @@
 import Foundation
 import PushgateKafka
 
-/// One record of the dead-letter topic as the console knows it: where it is, what pushgate wrote in its
-/// headers (stage, format, errors, the source record) and its value.
+/// One record of the dead-letter topic as the console shows it: where it is, what pushgate wrote in its
+/// headers (stage, format, errors, the source record) and its value. Made from the record read back
+/// from Kafka (``LetterReader``) when it is shown or re-driven; the index keeps only a summary of it.
 ///
-/// A record pushgate did not write (no readable `pushgate-errors`) is kept too, with no stage and no
-/// errors: the console shows it as such. A value longer than ``DeadLetterIndex/keptValueBytes`` is kept
-/// cut, with its full length; the whole record is read from Kafka again when it is opened or re-driven.
+/// A record pushgate did not write (no readable `pushgate-errors`) is shown too, with no stage and no
+/// errors.
 public struct DeadLetter: Sendable {
     /// One problem of `pushgate-errors`.
     public struct Problem: Sendable, Codable, Equatable {
@@ -41,7 +41,7 @@ public struct DeadLetter: Sendable {
     public var key: [UInt8]?
     /// Every header, in record order.
     public var headers: [KafkaHeader]
-    /// The value, or its first ``DeadLetterIndex/keptValueBytes`` bytes (``valueIsCut``).
+    /// The value, or its start (``valueIsCut``).
     public var value: [UInt8]
     /// The value's full length in bytes.
     public var valueBytes: Int
@@ -57,8 +57,6 @@ public struct DeadLetter: Sendable {
     public var writtenByPushgate: Bool
     /// The distinct codes of ``errors``.
     public var codes: Set<String>
-    /// The order the console read it in (0 first): newest first is the largest first.
-    var sequence: Int
 
     /// Whether ``value`` holds only the start of the record's value.
     public var valueIsCut: Bool { value.count < valueBytes }
@@ -70,7 +68,7 @@ public struct DeadLetter: Sendable {
     }
 
     /// Reads a dead-letter record; `keep` is how many bytes of its value are kept.
-    init(_ message: KafkaConsumerMessage, keep: Int, sequence: Int) {
+    init(_ message: KafkaConsumerMessage, keep: Int = .max) {
         partition = message.partition
         offset = message.offset
         timestampMs = message.timestampMs
@@ -78,7 +76,6 @@ public struct DeadLetter: Sendable {
         headers = message.headers
         valueBytes = message.value.count
         value = message.value.count > keep ? Array(message.value.prefix(keep)) : message.value
-        self.sequence = sequence
         stage = Self.text(of: "__connect.errors.stage", in: message.headers)
         format = Self.text(of: "pushgate-format", in: message.headers)
         let parsed = Self.text(of: "pushgate-errors", in: message.headers).flatMap {

@@ -50,63 +50,76 @@ public struct DeadLetterQuery: Sendable, Equatable {
         toMs = try number("to_ms", as: Int64.self)
     }
 
-    /// Whether `letter` is in the time range.
-    func inTimeRange(_ letter: DeadLetter) -> Bool {
-        if fromMs == nil && toMs == nil { return true }
-        guard let timestamp = letter.timestampMs else { return false }
-        if let fromMs, timestamp < fromMs { return false }
-        if let toMs, timestamp >= toMs { return false }
-        return true
+    /// The filters, ready to test summaries against `tables`; `found` answers `q` (`nil`: no letter
+    /// passes `q`, when it is asked).
+    func matcher(_ tables: DeadLetterTables, found: TextSearch.Found?) -> Matcher {
+        Matcher(
+            fromMs: fromMs, toMs: toMs, code: code.map { tables.knownCode($0) },
+            stage: stage.map { tables.knownStage($0) },
+            topic: sourceTopic.map { tables.knownTopic($0) }, partition: sourcePartition,
+            keyHash: key.map { DeadLetterSummary.hash($0.utf8) }, text: text == nil ? nil : .some(found))
     }
 
-    /// The filters, ready to test letters.
-    func matcher() -> Matcher {
-        Matcher(query: self, needle: text.map { Array($0.utf8) }, key: key.map { Array($0.utf8) })
-    }
-
-    /// Tests letters against the filters of a query.
+    /// Tests summaries against the filters of a query. A filter naming a text no letter has (`.some(nil)`)
+    /// passes no letter.
     struct Matcher {
-        let query: DeadLetterQuery
-        let needle: [UInt8]?
-        let key: [UInt8]?
+        let fromMs: Int64?
+        let toMs: Int64?
+        let code: Int??
+        let stage: UInt8??
+        let topic: UInt16??
+        let partition: Int32?
+        let keyHash: UInt64?
+        let text: TextSearch.Found??
 
-        /// Whether `letter` passes every filter.
-        func matches(_ letter: DeadLetter) -> Bool {
-            guard query.inTimeRange(letter) else { return false }
-            if let code = query.code, !letter.codes.contains(code) { return false }
-            if let stage = query.stage, (letter.stage ?? "none") != stage { return false }
-            if let topic = query.sourceTopic, letter.source?.topic != topic { return false }
-            if let partition = query.sourcePartition, letter.source?.partition != partition { return false }
-            if let key {
-                guard let letterKey = letter.key, Self.keyText(letterKey) == key else { return false }
-            }
-            if let needle, !Self.contains(letter.value, needle) { return false }
+        /// Whether `letter` is in the time range.
+        func inTimeRange(_ letter: DeadLetterSummary) -> Bool {
+            if fromMs == nil && toMs == nil { return true }
+            guard let timestamp = letter.timestampMs else { return false }
+            if let fromMs, timestamp < fromMs { return false }
+            if let toMs, timestamp >= toMs { return false }
             return true
         }
 
-        /// A key as the API shows it: its UTF-8 text, bytes that are not UTF-8 as U+FFFD.
-        static func keyText(_ key: [UInt8]) -> [UInt8] {
-            String(validating: key, as: UTF8.self) != nil ? key : Array(String(decoding: key, as: UTF8.self).utf8)
+        /// Whether `letter`, at `row`, passes every filter.
+        func matches(_ letter: DeadLetterSummary, row: Int32, extraCodes: [Int32: [Int]]) -> Bool {
+            guard inTimeRange(letter) else { return false }
+            if let code {
+                guard let code else { return false }
+                if code < DeadLetterTables.codeBitCount {
+                    guard letter.codeBits & (1 << UInt64(code)) != 0 else { return false }
+                } else {
+                    guard extraCodes[row]?.contains(code) == true else { return false }
+                }
+            }
+            if let stage, letter.stage != stage { return false }
+            if let topic {
+                guard let topic, letter.sourceTopic == topic else { return false }
+            }
+            if let partition, letter.sourceTopic == 0 || letter.sourcePartition != partition { return false }
+            if let keyHash, !letter.hasKey || letter.keyHash != keyHash { return false }
+            if let text {
+                guard let text, text.contains(row) else { return false }
+            }
+            return true
         }
 
         /// Whether `needle` occurs in `haystack`: `memchr` to each candidate first byte, `memcmp` there.
-        static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        static func contains(_ hay: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
             guard !needle.isEmpty else { return true }
-            guard haystack.count >= needle.count else { return false }
-            return haystack.withUnsafeBytes { hay in
-                needle.withUnsafeBytes { pin in
-                    guard let hayStart = hay.baseAddress, let pinStart = pin.baseAddress else { return false }
-                    let first = Int32(pin[0])
-                    var at = 0
-                    let last = hay.count - pin.count
-                    while at <= last {
-                        guard let found = memchr(hayStart + at, first, last - at + 1) else { return false }
-                        let index = hayStart.distance(to: UnsafeRawPointer(found))
-                        if memcmp(hayStart + index, pinStart, pin.count) == 0 { return true }
-                        at = index + 1
-                    }
-                    return false
+            guard hay.count >= needle.count else { return false }
+            return needle.withUnsafeBytes { pin in
+                guard let hayStart = hay.baseAddress, let pinStart = pin.baseAddress else { return false }
+                let first = Int32(pin[0])
+                var at = 0
+                let last = hay.count - pin.count
+                while at <= last {
+                    guard let found = memchr(hayStart + at, first, last - at + 1) else { return false }
+                    let index = hayStart.distance(to: UnsafeRawPointer(found))
+                    if memcmp(hayStart + index, pinStart, pin.count) == 0 { return true }
+                    at = index + 1
                 }
+                return false
             }
         }
     }

@@ -25,7 +25,7 @@ public final class FollowThrough: Sendable {
         public var value: [UInt8]
         /// A dead letter's stage.
         public var stage: String?
-        /// A dead letter's errors.
+        /// A dead letter's errors: empty here, read back with the letter when it is shown.
         public var errors: [DeadLetter.Problem]
     }
 
@@ -71,12 +71,13 @@ public final class FollowThrough: Sendable {
         add(outcome, source: source)
     }
 
-    /// Looks at one dead letter.
-    public func addDeadLetter(_ letter: DeadLetter, topic: String) {
-        guard let source = letter.source?.name else { return }
+    /// Looks at one dead letter made from the input record `source` (`TOPIC:PARTITION:OFFSET`).
+    public func addDeadLetter(
+        topic: String, partition: Int32, offset: Int64, source: String, stage: String?, format: String?
+    ) {
         let outcome = Outcome(
-            topic: topic, partition: letter.partition, offset: letter.offset, format: letter.format,
-            isDeadLetter: true, value: [], stage: letter.stage, errors: letter.errors)
+            topic: topic, partition: partition, offset: offset, format: format, isDeadLetter: true, value: [],
+            stage: stage, errors: [])
         add(outcome, source: source)
     }
 

@@ -59,7 +59,7 @@ public final class Redriver: Sendable {
 
     private let producer: Mutex<KafkaProducer>
     private let producerConfiguration: KafkaProducerConfiguration
-    private let reader: KafkaConsumerConfiguration
+    private let letters: LetterReader
     private let inputTopic: String
     private let deadLetterTopic: String
     private let index: DeadLetterIndex
@@ -73,14 +73,14 @@ public final class Redriver: Sendable {
     /// - Parameter beforeWriting: awaited before each write (the console waits until it reads the
     ///   output topics, so that it sees what the re-driven records become).
     public init(
-        producer: KafkaProducerConfiguration, reader: KafkaConsumerConfiguration, inputTopic: String,
+        producer: KafkaProducerConfiguration, letters: LetterReader, inputTopic: String,
         deadLetterTopic: String, index: DeadLetterIndex, followThrough: FollowThrough,
         beforeWriting: @escaping @Sendable () async -> Void = {}, logger: Logger
     ) throws(KafkaError) {
         self.beforeWriting = beforeWriting
         self.producer = Mutex(try KafkaProducer(configuration: producer, logger: logger))
         self.producerConfiguration = producer
-        self.reader = reader
+        self.letters = letters
         self.inputTopic = inputTopic
         self.deadLetterTopic = deadLetterTopic
         self.index = index
@@ -96,23 +96,32 @@ public final class Redriver: Sendable {
     /// - Throws: ``RedriveError`` for a letter the console has not read, or a failed write (nothing
     ///   of that request is then counted as written, and the same request may be made again).
     public func redrive(_ requests: [Request]) async throws(RedriveError) -> [Written] {
+        for request in requests where index.letter(partition: request.partition, offset: request.offset) == nil {
+            throw RedriveError(
+                status: 404,
+                message:
+                    "no dead letter at partition \(request.partition) offset \(request.offset) of \(deadLetterTopic)"
+            )
+        }
+        // The whole letters, read back (the index keeps no values or headers).
+        let places = requests.map { LetterReader.Place(partition: $0.partition, offset: $0.offset) }
+        let read = await self.letters.read(places)
         var letters: [DeadLetter] = []
-        for request in requests {
-            guard let letter = index.letter(partition: request.partition, offset: request.offset) else {
+        for place in places {
+            guard let record = read[place] else {
                 throw RedriveError(
-                    status: 404,
+                    status: 502,
                     message:
-                        "no dead letter at partition \(request.partition) offset \(request.offset) of \(deadLetterTopic)"
-                )
+                        "cannot read the dead letter at partition \(place.partition) offset \(place.offset) again")
             }
-            letters.append(letter)
+            letters.append(DeadLetter(record))
         }
         // Claim each (letter, value) not yet written; wait for those another request is writing.
         var claimed: [Int] = []
         let keys = zip(requests, letters).map { request, letter in
             LedgerKey(
                 partition: request.partition, offset: request.offset,
-                payload: request.payload.flatMap { !letter.valueIsCut && $0 == letter.value ? nil : $0 })
+                payload: request.payload.flatMap { $0 == letter.value ? nil : $0 })
         }
         ledger.withLock { ledger in
             for (position, key) in keys.enumerated() where ledger[key] == nil {
@@ -154,17 +163,10 @@ public final class Redriver: Sendable {
         await beforeWriting()
         var messages: [KafkaProducerMessage] = []
         for (key, letter) in claims {
-            var value = key.payload ?? letter.value
-            var headers = letter.headers
-            if key.payload == nil && letter.valueIsCut {
-                let whole = try await readWhole(letter)
-                value = whole.value
-                headers = whole.headers
-            }
             messages.append(
                 KafkaProducerMessage(
-                    topic: inputTopic, key: letter.key, value: value,
-                    headers: Self.forwarded(headers)
+                    topic: inputTopic, key: letter.key, value: key.payload ?? letter.value,
+                    headers: Self.forwarded(letter.headers)
                         + [
                             KafkaHeader(
                                 name: "pushgate-redriven-from",
@@ -232,17 +234,6 @@ public final class Redriver: Sendable {
             }
         }
         throw RedriveError(status: 504, message: "a concurrent re-drive of the same letter did not finish in 30 s")
-    }
-
-    /// Reads the whole record of a letter whose value the console keeps cut.
-    private func readWhole(_ letter: DeadLetter) async throws(RedriveError) -> KafkaConsumerMessage {
-        do {
-            return try await RecordReader.read(
-                topic: deadLetterTopic, partition: letter.partition, offset: letter.offset, consumer: reader,
-                logger: logger)
-        } catch {
-            throw RedriveError(status: 502, message: "cannot read the whole dead letter again: \(error)")
-        }
     }
 
     /// The headers a re-driven record keeps: all but `pushgate-*` and `__connect.errors.*`.

@@ -1,5 +1,6 @@
 import Logging
 import PushgateKafka
+import Synchronization
 
 /// Reads every partition of some topics, from their beginning or from their end when it starts, and
 /// goes on as they grow, without joining a consumer group or committing anything. When the cluster
@@ -28,26 +29,58 @@ struct TopicFollower: Sendable {
 
     /// Reads until the task is cancelled, handing each batch of records (never empty) to `handle`.
     func run(_ handle: @escaping @Sendable ([KafkaConsumerMessage]) -> Void) async {
-        var next: [KafkaTopicPartition: Int64] = [:]
+        await follow(inPlace: nil) { reader, next in
+            for try await batch in reader.messages.batches(maxCount: 500) {
+                next.offsets.withLock { next in
+                    for message in batch { next[message.topicPartition] = message.offset + 1 }
+                }
+                handle(batch)
+            }
+        }
+    }
+
+    /// Reads until the task is cancelled, handing each record to `handle` in place, on the reader's poll
+    /// thread (keep it short): the fast way to read a topic whole.
+    func run(inPlace handle: @escaping @Sendable (KafkaRecordView) -> Void) async {
+        await follow(inPlace: handle) { reader, _ in
+            // The records go to `handle`; the sequence only ends, or throws a fatal error.
+            for try await _ in reader.messages {}
+        }
+    }
+
+    private func follow(
+        inPlace: (@Sendable (KafkaRecordView) -> Void)?,
+        read: (KafkaConsumer, NextOffsets) async throws -> Void
+    ) async {
+        let next = NextOffsets()
         var reported = false
         while !Task.isCancelled {
             var configuration = consumer
             configuration.topics = []
             do {
-                let reader = try KafkaConsumer(configuration: configuration, logger: logger)
+                let handler = inPlace.map { handle in
+                    { @Sendable (record: KafkaRecordView) in
+                        next.offsets.withLock {
+                            $0[KafkaTopicPartition(topic: record.topic, partition: record.partition)] =
+                                record.offset + 1
+                        }
+                        handle(record)
+                    }
+                }
+                let reader = try KafkaConsumer(configuration: configuration, logger: logger, recordHandler: handler)
                 do {
-                    if next.isEmpty { next = try await startOffsets(reader) }
+                    if next.offsets.withLock({ $0.isEmpty }) {
+                        let start = try await startOffsets(reader)
+                        next.offsets.withLock { $0 = start }
+                    }
                     try await reader.assign(
-                        next.map {
+                        next.offsets.withLock { $0 }.map {
                             KafkaTopicPartitionOffset(
                                 topic: $0.key.topic, partition: $0.key.partition, offset: $0.value)
                         })
                     reported = false
                     onAssigned()
-                    for try await batch in reader.messages.batches(maxCount: 500) {
-                        for message in batch { next[message.topicPartition] = message.offset + 1 }
-                        handle(batch)
-                    }
+                    try await read(reader, next)
                 } catch {
                     await reader.close()
                     throw error
@@ -71,7 +104,7 @@ struct TopicFollower: Sendable {
         var failures: [(String, any Error)] = []
         for topic in topics {
             do {
-                for (partition, marks) in try await reader.watermarks(topic: topic, timeoutMs: 5_000) {
+                for (partition, marks) in try await reader.listedWatermarks(topic: topic, timeoutMs: 5_000) {
                     offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
                         start == .beginning ? marks.low : marks.high
                 }
@@ -85,4 +118,9 @@ struct TopicFollower: Sendable {
         }
         return offsets
     }
+}
+
+/// The next offset to read of each partition, for a reader made again after a failure.
+final class NextOffsets: Sendable {
+    let offsets = Mutex<[KafkaTopicPartition: Int64]>([:])
 }

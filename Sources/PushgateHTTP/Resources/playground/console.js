@@ -43,6 +43,13 @@ async function loadLetters(reset) {
   page.letters.forEach(l => $("letters").append(letterItem(l)));
   $("more").hidden = page.cursor === null;
   $("summary").textContent = page.matching + " matching of " + page.total + " dead letter(s)";
+  if (page.search) {
+    // The text search reads values back from Kafka: its progress, and the first page again until it is done.
+    const s = page.search;
+    $("summary").textContent += s.done ? (s.error ? " (text search stopped: " + s.error + ")" : "")
+      : " so far (text search: " + s.scanned + " of " + s.total + " letters read)";
+    if (!s.done && reset) setTimeout(() => { if (mine === consoleState.listSequence) loadLetters(true); }, 1000);
+  }
   $("summary").dataset.matching = page.matching;
   $("bulk-redrive").disabled = page.matching === 0;
   $("bulk-redrive").textContent = "Re-drive all " + page.matching + " matching, unchanged";

@@ -1,18 +1,19 @@
 import Foundation
 
-/// A process of the pipeline benchmark (the broker or a contender), whose CPU time and peak resident
+/// A process of a benchmark (the broker, a contender, the console), whose CPU time and peak resident
 /// memory are read from `/proc` while it runs.
-final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: @unchecked Sendable {
     // `@unchecked Sendable`: `process` is only started in init and then read (pid, isRunning), which
     // Foundation's Process allows from any thread; `output` is read by one caller at a time.
     private let process: Process
     private let output: Pipe?
-    let name: String
+    /// The executable's file name.
+    public let name: String
 
     /// Starts `executable` with `arguments`; standard output is captured when `captureOutput`, standard
     /// error is the benchmark's. The environment is emptied but for `PATH` and `HOME`, so no
     /// `PUSHGATE_*` variable of the caller changes a contender.
-    init(_ executable: String, arguments: [String], captureOutput: Bool) throws {
+    public init(_ executable: String, arguments: [String], captureOutput: Bool) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -28,13 +29,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// The process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Whether the process still runs.
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
     /// The next line of standard output, read on a thread of its own (the read blocks).
-    func nextLine() async throws -> String {
+    public func nextLine() async throws -> String {
         guard let handle = output?.fileHandleForReading else { throw BenchmarkError("standard output not captured") }
         let line: String? = await withCheckedContinuation { continuation in
             let thread = Thread {
@@ -57,7 +58,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// User plus system CPU time of the process so far, in seconds, every thread included; `nil` when
     /// `/proc` cannot tell.
-    func cpuSeconds() -> Double? {
+    public func cpuSeconds() -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
@@ -68,7 +69,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// A size from `/proc/PID/status` (`VmHWM`, `VmRSS`), in bytes; `nil` when `/proc` cannot tell.
-    func memoryBytes(_ field: String) -> Int? {
+    public func memoryBytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             let number = line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
@@ -79,7 +80,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends SIGTERM and waits up to `timeout` for the exit; returns the exit status, `nil` when the
     /// process had to be killed.
-    func terminate(timeout: Duration = .seconds(60)) async -> Int32? {
+    public func terminate(timeout: Duration = .seconds(60)) async -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         process.terminate()
         let deadline = ContinuousClock.now + timeout
@@ -94,13 +95,15 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Kills the process at once (cleanup after a failure).
-    func forceStop() {
+    public func forceStop() {
         if process.isRunning { kill(pid, SIGKILL) }
     }
 }
 
 /// A failure of the benchmark, with what to do about it.
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct BenchmarkError: Error, CustomStringConvertible {
+    /// What failed, and what to do about it.
+    public let description: String
+    /// Creates the error.
+    public init(_ description: String) { self.description = description }
 }
