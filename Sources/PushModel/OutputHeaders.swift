@@ -63,13 +63,17 @@ public struct OutputHeaders: Sendable {
     /// null value), both valid only during the call.
     public func forEach(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
         for header in forwarded { header.withBytes(body) }
-        withSourceReference { source in
+        // The closure captures these, not `self`: capturing the headers would copy them (every reference
+        // they hold retained and released) for each record produced.
+        let id = self.id
+        let format = Self.bytes(self.format.headerValue)
+        Self.withSourceReference(topic: sourceTopic, partition: sourcePartition, offset: sourceOffset) { source in
             if let id {
                 id.withUnsafeBytes { body(Self.bytes("pushgate-id"), $0) }
             } else {
                 body(Self.bytes("pushgate-id"), source)
             }
-            body(Self.bytes("pushgate-format"), Self.bytes(format.headerValue))
+            body(Self.bytes("pushgate-format"), format)
             body(Self.bytes("pushgate-source"), source)
         }
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
@@ -106,13 +110,15 @@ public struct OutputHeaders: Sendable {
     }
 
     /// Calls `body` with `TOPIC:PARTITION:OFFSET`, written on the stack.
-    private func withSourceReference(_ body: (UnsafeRawBufferPointer) -> Void) {
-        var topic = sourceTopic
+    private static func withSourceReference(
+        topic: String, partition: Int32, offset: Int64, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        var topic = topic
         topic.withUTF8 { topicBytes in
             let capacity = SourceReference.capacity(topicLength: topicBytes.count)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 let count = SourceReference.write(
-                    topic: topicBytes, partition: sourcePartition, offset: sourceOffset, into: buffer)
+                    topic: topicBytes, partition: partition, offset: offset, into: buffer)
                 body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
             }
         }

@@ -2,8 +2,8 @@ import PushModel
 import PushgateKafka
 
 extension InputRecord {
-    /// The translator's view of a consumed record.
-    public init(_ message: KafkaConsumerMessage) {
+    /// The translator's view of a consumed record (borrowed: only the fields it keeps are retained).
+    public init(_ message: borrowing KafkaConsumerMessage) {
         self.init(
             topic: message.topic, partition: message.partition, offset: message.offset, key: message.key,
             value: message.value, headers: message.headers.map { RecordHeader(name: $0.name, bytes: $0.value) },
