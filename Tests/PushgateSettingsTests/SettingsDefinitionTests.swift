@@ -75,18 +75,18 @@ struct SettingsDefinitionTests {
     /// SPEC 4: exact lower-case names, no spaces; any other name, or an empty list, names the accepted values.
     @Test func anythingButExactAndroidFormatNamesIsRefused() {
         #expect(
-            failure { try resolve(flags: ["--android-formats", "fcm,apns"]) }
+            settingFailure { try resolve(flags: ["--android-formats", "fcm,apns"]) }
                 == "--android-formats: 'fcm,apns' is not a comma-separated list of android-expandable, fcm (exact lower-case names, no spaces)"
         )
         for value in ["FCM", "fcm, android-expandable", "fcm,", " , ", ",fcm"] {
             #expect(
-                failure { try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": value]) }
+                settingFailure { try resolve(environment: ["PUSHGATE_ANDROID_FORMATS": value]) }
                     .hasPrefix("PUSHGATE_ANDROID_FORMATS: '"), "\(value)")
         }
     }
 
     @Test func configIsNotAFileKey() {
-        #expect(failure { try resolve(file: "config: other.yaml\n") }.contains("unknown key 'config'"))
+        #expect(settingFailure { try resolve(file: "config: other.yaml\n") }.contains("unknown key 'config'"))
     }
 
     @Test func commandLineMapEntriesAreSplitAtTheFirstEquals() throws {
@@ -94,20 +94,10 @@ struct SettingsDefinitionTests {
         #expect(settings.worker.kafkaProperties == ["sasl.password": "a=b"])
         #expect(settings.worker.translator.topic(for: .apns) == "x")
         #expect(
-            failure { try resolve(flags: ["--topic", "apns"]) } == "--topic expects NAME=VALUE entries, got 'apns'")
+            settingFailure { try resolve(flags: ["--topic", "apns"]) }
+                == "--topic expects NAME=VALUE entries, got 'apns'")
         #expect(
-            failure { try resolve(environment: ["PUSHGATE_X": "a=1;b"]) }
+            settingFailure { try resolve(environment: ["PUSHGATE_X": "a=1;b"]) }
                 == "PUSHGATE_X expects NAME=VALUE entries, got 'b'")
-    }
-
-    private func failure(_ body: () throws -> RunSettings) -> String {
-        do {
-            _ = try body()
-            return "no error"
-        } catch let error as SettingError {
-            return error.description
-        } catch {
-            return "\(error)"
-        }
     }
 }

@@ -97,41 +97,41 @@ struct SettingsTests {
 
     @Test func anUnknownFileKeyIsNamed() {
         #expect(throws: SettingError.self) { try resolve(file: "group-id: a\nmax-inflight: 3\n") }
-        let message = failure { try resolve(file: "group-id: a\nmax-inflight: 3\n") }
+        let message = settingFailure { try resolve(file: "group-id: a\nmax-inflight: 3\n") }
         #expect(message.contains("pushgate.yaml: unknown key 'max-inflight'"))
         #expect(message.contains("max-in-flight"))
     }
 
     @Test func badNumbersAndBooleansNameTheirSource() {
         #expect(
-            failure { try resolve(file: "max-in-flight: lots\n") }
+            settingFailure { try resolve(file: "max-in-flight: lots\n") }
                 == "max-in-flight in pushgate.yaml must be an integer, not 'lots'")
         #expect(
-            failure { try resolve(environment: ["PUSHGATE_MAX_PAYLOAD_BYTES": "12k"]) }
+            settingFailure { try resolve(environment: ["PUSHGATE_MAX_PAYLOAD_BYTES": "12k"]) }
                 == "PUSHGATE_MAX_PAYLOAD_BYTES must be an integer, not '12k'")
         #expect(
-            failure { try resolve(flags: ["--max-in-flight", "0"]) }
+            settingFailure { try resolve(flags: ["--max-in-flight", "0"]) }
                 == "--max-in-flight must be at least 1 and at most 1000000, not 0")
         #expect(
-            failure { try resolve(environment: ["PUSHGATE_MAX_IN_FLIGHT": "0"]) }
+            settingFailure { try resolve(environment: ["PUSHGATE_MAX_IN_FLIGHT": "0"]) }
                 == "PUSHGATE_MAX_IN_FLIGHT must be at least 1 and at most 1000000, not 0")
         #expect(
-            failure { try resolve(flags: ["--metrics-port", "70000"]) }
+            settingFailure { try resolve(flags: ["--metrics-port", "70000"]) }
                 == "--metrics-port must be at least 1 and at most 65535, not 70000")
-        #expect(failure { try resolve(flags: ["--group-id", ""]) } == "--group-id must not be empty")
+        #expect(settingFailure { try resolve(flags: ["--group-id", ""]) } == "--group-id must not be empty")
         #expect(
-            failure { try resolve(environment: ["PUSHGATE_LENIENT": "maybe"]) }
+            settingFailure { try resolve(environment: ["PUSHGATE_LENIENT": "maybe"]) }
                 == "PUSHGATE_LENIENT must be true or false, not 'maybe'")
         #expect(
-            failure { try resolve(file: "lenient: sometimes\n") }
+            settingFailure { try resolve(file: "lenient: sometimes\n") }
                 == "lenient in pushgate.yaml must be true or false, not 'sometimes'")
         #expect(
-            failure { try resolve(file: "log-format: xml\n") }
+            settingFailure { try resolve(file: "log-format: xml\n") }
                 == "log-format in pushgate.yaml must be one of text, json, not 'xml'")
-        #expect(failure { try resolve(file: "topics:\n  pigeon: x\n") }.contains("unknown format 'pigeon'"))
-        #expect(failure { try resolve(file: "topics: [a]\n") }.contains("topics must be a mapping"))
-        #expect(failure { try resolve(file: "- a\n- b\n") }.contains("must be a mapping of settings"))
-        #expect(failure { try resolve(file: "group-id: [a, b]\n") }.contains("group-id must be a single value"))
+        #expect(settingFailure { try resolve(file: "topics:\n  pigeon: x\n") }.contains("unknown format 'pigeon'"))
+        #expect(settingFailure { try resolve(file: "topics: [a]\n") }.contains("topics must be a mapping"))
+        #expect(settingFailure { try resolve(file: "- a\n- b\n") }.contains("must be a mapping of settings"))
+        #expect(settingFailure { try resolve(file: "group-id: [a, b]\n") }.contains("group-id must be a single value"))
     }
 
     /// A flag value its type cannot hold is refused by swift-argument-parser (exit status 64), before the
@@ -160,16 +160,5 @@ struct SettingsTests {
         #expect(Settings.maxInFlight.environmentVariable == "PUSHGATE_MAX_IN_FLIGHT")
         #expect(Settings.topics.flag == "--topic")
         #expect(Settings.config.fileKey == nil)
-    }
-
-    private func failure(_ body: () throws -> RunSettings) -> String {
-        do {
-            _ = try body()
-            return "no error"
-        } catch let error as SettingError {
-            return error.description
-        } catch {
-            return "\(error)"
-        }
     }
 }
