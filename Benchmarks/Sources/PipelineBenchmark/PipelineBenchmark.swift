@@ -34,7 +34,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
             the machine's busy cores (/proc/stat, every process) are shown too.
 
             The last line, for scripts: `pipeline: worker W us CPU per input, librdkafka-c C us, \
-            worker/librdkafka-c R` (medians). The embedded broker keeps about 5 MiB per partition: keep \
+            worker/librdkafka-c R, medians M% and L% above the fastest runs` (medians; M and L say how far \
+            each contender's median sat above its fastest run: large ones mark a run disturbed by other load). \
+            The embedded broker keeps about 5 MiB per partition: keep \
             --records x ~560 bytes under 4 MiB per input partition.
             """
     )
@@ -252,8 +254,18 @@ struct PipelineBenchmark: AsyncParsableCommand {
             ))
         print(
             String(
-                format: "pipeline: worker %.2f us CPU per input, librdkafka-c %.2f us, worker/librdkafka-c %.2f",
-                worker.cpuMicrosecondsPerRecord, c.cpuMicrosecondsPerRecord, ratio))
+                format:
+                    "pipeline: worker %.2f us CPU per input, librdkafka-c %.2f us, worker/librdkafka-c %.2f, medians %d%% and %d%% above the fastest runs",
+                worker.cpuMicrosecondsPerRecord, c.cpuMicrosecondsPerRecord, ratio,
+                Self.percentAboveFastest(worker, of: results[.worker] ?? []),
+                Self.percentAboveFastest(c, of: results[.librdkafkaC] ?? [])))
+    }
+
+    /// How far `median`'s CPU per input sits above the lowest of `runs`, in whole percent: a few percent on a
+    /// quiet machine, more when other load disturbed the run.
+    static func percentAboveFastest(_ median: Measurement, of runs: [Measurement]) -> Int {
+        guard let fastest = runs.map(\.cpuMicrosecondsPerRecord).min(), fastest > 0 else { return 0 }
+        return Int((100 * (median.cpuMicrosecondsPerRecord / fastest - 1)).rounded())
     }
 
     /// The properties of `client` (`producer` or `consumer`) among `properties`: prefixed ones without
