@@ -119,22 +119,32 @@ struct RecordBuilder {
     /// Appends the decimal digits of `value`, with a `-` when negative (no intermediate string).
     static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) { DecimalText.append(value, to: &bytes) }
 
+    /// Whether `name` is one of pushgate's own header names (`pushgate-*`, `apns-*`, `webpush-*`,
+    /// `__connect.errors.*`, ASCII letters in any case), which an input record's headers do not pass on.
+    /// The first byte picks the one prefix to compare, on the name's bytes in place.
     static func isOwnHeader(_ name: String) -> Bool {
-        hasPrefixIgnoringASCIICase(name, "pushgate-") || hasPrefixIgnoringASCIICase(name, "apns-")
-            || hasPrefixIgnoringASCIICase(name, "webpush-") || hasPrefixIgnoringASCIICase(name, "__connect.errors.")
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first else { return false }
+            return switch Self.lowercased(first) {
+            case UInt8(ascii: "p"): hasPrefixIgnoringASCIICase(bytes, "pushgate-")
+            case UInt8(ascii: "a"): hasPrefixIgnoringASCIICase(bytes, "apns-")
+            case UInt8(ascii: "w"): hasPrefixIgnoringASCIICase(bytes, "webpush-")
+            case UInt8(ascii: "_"): hasPrefixIgnoringASCIICase(bytes, "__connect.errors.")
+            default: false
+            }
+        }
     }
 
+    /// `byte` with an ASCII upper-case letter made lower-case.
+    @inline(__always)
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+
     /// Whether `name` starts with the lower-case ASCII `prefix`, comparing ASCII letters case-insensitively.
-    private static func hasPrefixIgnoringASCIICase(_ name: String, _ prefix: StaticString) -> Bool {
-        let utf8 = name.utf8
-        guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
-        var position = utf8.startIndex
-        for offset in 0..<prefix.utf8CodeUnitCount {
-            var byte = utf8[position]
-            if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-            if byte != prefix.utf8Start[offset] { return false }
-            position = utf8.index(after: position)
-        }
+    private static func hasPrefixIgnoringASCIICase(_ name: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard name.count >= count else { return false }
+        for offset in 0..<count where lowercased(name[offset]) != prefix.utf8Start[offset] { return false }
         return true
     }
 
