@@ -28,13 +28,17 @@ final class DeliveryContext: Sendable {
 ///
 /// Its reports all arrive on the producer's one poll thread; what they change is atomic, or behind a
 /// mutex that is never contended (the tally, changed only when a record is replaced).
-final class InputDelivery: KafkaDeliveryReceiver {
+final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// The input as it was translated, to translate a replacement from. The input alone, not the read
     /// batch it came in: a record whose outputs wait (a broker down) must not keep the other records of
     /// its batch in memory.
     private let input: InputRecord
     private let ticket: OffsetTracker.Ticket
-    private let context: DeliveryContext
+    /// Not retained: the worker keeps the context for as long as its producer reports deliveries, and a
+    /// context retained and released by every input, on the lanes and on the poll thread, would make all
+    /// of them contend for one reference count.
+    private let unretainedContext: Unmanaged<DeliveryContext>
+    private var context: DeliveryContext { unretainedContext.takeUnretainedValue() }
     /// Records not acknowledged yet.
     private let remaining: Atomic<Int>
     private let tally: Mutex<ProducedTally>
@@ -48,15 +52,18 @@ final class InputDelivery: KafkaDeliveryReceiver {
     {
         self.input = input
         self.ticket = ticket
-        self.context = context
+        self.unretainedContext = Unmanaged.passUnretained(context)
         self.remaining = Atomic(outputs)
         self.tally = Mutex(tally)
     }
 
-    func received(_ delivery: KafkaDelivery) {
+    override func received(_ delivery: KafkaDelivery) {
         guard let error = delivery.error else {
             if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                context.ledger.finished(ticket, tally: tally.withLock { $0 }, inputTimestampMs: input.timestampMs)
+                let tally = tally.withLock { $0 }
+                unretainedContext._withUnsafeGuaranteedRef {
+                    $0.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs)
+                }
             }
             return
         }
@@ -177,8 +184,11 @@ struct ProducedTally: Sendable {
 
     /// The tally of `records`.
     init(_ records: [OutputRecord]) {
-        for record in records {
-            if let format = record.format { formats.insert(format) } else { deadLetters += 1 }
+        // Read in place: iterating the array would copy each record (retaining all it holds).
+        records.withUnsafeBufferPointer { records in
+            for index in records.indices {
+                if let format = records[index].format { formats.insert(format) } else { deadLetters += 1 }
+            }
         }
     }
 
@@ -196,6 +206,23 @@ extension OutputRecord: KafkaProducible {
     public var timestampMs: Int64? { nil }
     // `headerCount` and `forEachHeader(_:)` are OutputRecord's own: they read an output's headers
     // without making a list of them.
+
+    /// Hands the record to `producer` like ``KafkaProducer/produceIfRoom(_:to:)``, borrowed where it is.
+    /// Not inlined: `self` is then a borrowed argument, which the compiler hands to the generic producer
+    /// as it is, where inlined into the caller it copied the array element (retaining all it holds).
+    @inline(never)
+    func produceIfRoom(with producer: KafkaProducer, to receiver: KafkaDeliveryReceiver) throws(KafkaError) -> Bool {
+        try producer.produceIfRoom(self, to: receiver)
+    }
+
+    /// The key's and value's bytes, borrowed in place.
+    public func withKeyAndValue<Result>(
+        _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        // Optional chaining borrows the stored key; binding it (`if let`) would copy it.
+        if let keyed = key?.withUnsafeBytes({ key in value.withUnsafeBytes { body(key, $0) } }) { return keyed }
+        return value.withUnsafeBytes { body(nil, $0) }
+    }
 
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and
     /// headers, its format from `pushgate-format` (a dead letter carries `pushgate-errors`). `nil` when

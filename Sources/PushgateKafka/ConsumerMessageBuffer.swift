@@ -9,16 +9,19 @@ import Synchronization
 /// records (or finishing) signals.
 final class ConsumerMessageBuffer: Sendable {
     private struct State {
-        var items: [KafkaConsumerMessage] = []
+        /// The records pushed, as the poll thread pushed them: a batch is handed over as the array it
+        /// came in whenever it fits, so no record is copied (a copy retains every reference it holds).
+        var chunks: [[KafkaConsumerMessage]] = []
+        /// How many records of `chunks[0]` were taken already.
         var head = 0
+        /// Records buffered, not taken yet.
+        var count = 0
         var waiter: (id: UInt64, maxCount: Int, continuation: CheckedContinuation<[KafkaConsumerMessage], any Error>)?
         var nextWaiterID: UInt64 = 0
         var finished = false
         var failure: KafkaError?
         /// Whether the poll thread sleeps on `roomSignal`.
         var pollThreadWaits = false
-
-        var count: Int { items.count - head }
     }
 
     private let capacity: Int
@@ -51,7 +54,8 @@ final class ConsumerMessageBuffer: Sendable {
         {
             state in
             if state.finished { return nil }
-            state.items.append(contentsOf: messages)
+            state.chunks.append(messages)
+            state.count += messages.count
             guard let waiting = state.waiter else { return nil }
             state.waiter = nil
             return (waiting.continuation, Self.take(from: &state, maxCount: waiting.maxCount))
@@ -74,8 +78,9 @@ final class ConsumerMessageBuffer: Sendable {
             if state.finished { return (nil, false) }
             state.finished = true
             state.failure = error
-            state.items.removeAll()
+            state.chunks.removeAll()
             state.head = 0
+            state.count = 0
             defer { state.waiter = nil }
             return (state.waiter?.continuation, true)
         }
@@ -140,24 +145,23 @@ final class ConsumerMessageBuffer: Sendable {
         if waits { roomSignal.signal() }
     }
 
-    /// Takes up to `maxCount` buffered records from `state`.
+    /// Takes up to `maxCount` buffered records from `state`, from the oldest pushed batch only: that
+    /// batch itself when it fits (nothing copied), else its next `maxCount` records.
     private static func take(from state: inout State, maxCount: Int) -> [KafkaConsumerMessage] {
-        let available = min(state.count, maxCount)
-        if state.head == 0 && available == state.items.count {
-            // Everything buffered: hand the array itself over (no element is copied).
-            let batch = state.items
-            state.items = []
-            state.items.reserveCapacity(batch.count)
-            return batch
+        guard let first = state.chunks.first else { return [] }
+        if state.head == 0 && first.count <= maxCount {
+            state.chunks.removeFirst()
+            state.count -= first.count
+            return first
         }
-        let batch = Array(state.items[state.head..<(state.head + available)])
-        state.head += available
-        if state.head == state.items.count {
-            state.items.removeAll(keepingCapacity: true)
+        let end = min(first.count, state.head + maxCount)
+        let batch = Array(first[state.head..<end])
+        state.count -= batch.count
+        if end == first.count {
+            state.chunks.removeFirst()
             state.head = 0
-        } else if state.head > 1024 && state.head * 2 > state.items.count {
-            state.items.removeFirst(state.head)
-            state.head = 0
+        } else {
+            state.head = end
         }
         return batch
     }

@@ -190,6 +190,7 @@ public final class KafkaConsumer: Sendable {
         // a fetcher that has stopped (FetcherWakeUp), and the thread then comes back at once to wake it.
         var timeout = hasRoom && wakeUp.mayHaveStopped ? min(timeoutMs, fetcherCheckMs) : timeoutMs
         let most = recordHandler == nil ? room : maxDrain
+        if recordHandler == nil { batch.reserveCapacity(most) }
         while batch.count + handled < most, let message = rd_kafka_consumer_poll(client.handle, timeout) {
             timeout = 0
             defer { rd_kafka_message_destroy(message) }

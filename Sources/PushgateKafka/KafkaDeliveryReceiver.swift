@@ -1,14 +1,21 @@
 import CRdKafka
 
-/// Receives the delivery reports of the records produced with it, on the producer's poll thread.
+/// Receives the delivery reports of the records produced with it, on the producer's poll thread:
+/// subclass it and override ``received(_:)``.
 ///
 /// The fast way to learn of deliveries: a record produced with a receiver carries only a retained
 /// reference to it through librdkafka (no closure, no copy of the record), and the report is read in
-/// place. One receiver may serve many records.
-public protocol KafkaDeliveryReceiver: AnyObject, Sendable {
+/// place. One receiver may serve many records. A class rather than a protocol: the reference librdkafka
+/// hands back is called through the class's own method table, with no conformance lookup per report.
+///
+/// Subclasses are shared with the poll thread: whatever they change must be atomic or locked.
+open class KafkaDeliveryReceiver: @unchecked Sendable {
+    /// Creates a receiver.
+    public init() {}
+
     /// One record's delivery report, on the producer's poll thread: keep it short and never block.
-    /// `delivery` is valid only during the call.
-    func received(_ delivery: KafkaDelivery)
+    /// `delivery` is valid only during the call. The base class ignores it.
+    open func received(_ delivery: KafkaDelivery) {}
 }
 
 /// One record's delivery report, read in place from librdkafka's message: valid only during
@@ -51,7 +58,7 @@ public struct KafkaDelivery {
 }
 
 /// Calls a closure with each report: the convenient, slower way (one allocation per record).
-final class ClosureDeliveryReceiver: KafkaDeliveryReceiver {
+final class ClosureDeliveryReceiver: KafkaDeliveryReceiver, @unchecked Sendable {
     private let handler: KafkaProducer.DeliveryHandler
     private let topic: String
 
@@ -60,7 +67,7 @@ final class ClosureDeliveryReceiver: KafkaDeliveryReceiver {
         self.topic = topic
     }
 
-    func received(_ delivery: KafkaDelivery) {
+    override func received(_ delivery: KafkaDelivery) {
         if let error = delivery.error {
             handler(.failure(error))
         } else {

@@ -47,9 +47,9 @@ public final class KafkaProducer: Sendable {
         ) { rdConfiguration in
             rd_kafka_conf_set_dr_msg_cb(rdConfiguration) { handle, message, _ in
                 guard let message, let opaque = message.pointee._private else { return }
-                // The one conformance check per record: the receiver was retained as `AnyObject`.
-                let receiver = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue() as? any KafkaDeliveryReceiver
-                receiver?.received(KafkaDelivery(message: message, handle: handle))
+                // Retained when the record was handed over; released after its one report.
+                let receiver = Unmanaged<KafkaDeliveryReceiver>.fromOpaque(opaque).takeRetainedValue()
+                receiver.received(KafkaDelivery(message: message, handle: handle))
             }
         }
         self.client = client
@@ -77,11 +77,11 @@ public final class KafkaProducer: Sendable {
     /// Hands `record` to librdkafka without blocking; `receiver` gets its delivery report on the poll
     /// thread. The fast path: nothing is allocated or copied per record on the Swift side.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
-    public func produce(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) throws(KafkaError) {
+    public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         if closed.load(ordering: .sequentiallyConsistent) { throw KafkaError.client("the producer is shut down") }
-        let context = Unmanaged.passRetained(receiver as AnyObject)
+        let context = Unmanaged.passRetained(receiver)
         let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
         let failure = RDKafkaProduceArguments.withArguments(
             record, topicHandle: topicHandle, opaque: context.toOpaque()
@@ -97,7 +97,7 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)`` but returns `false`, having handed nothing over, when
     /// the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
-    public func produceIfRoom(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver)
+    public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver)
         throws(KafkaError) -> Bool
     {
         do {
@@ -117,8 +117,7 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)``, but while the local queue is full (`_QUEUE_FULL`)
     /// waits for delivery reports to make room instead of failing: backpressure.
-    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: some KafkaDeliveryReceiver) async throws
-    {
+    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) async throws {
         var pause = Duration.milliseconds(1)
         while try !produceIfRoom(record, to: receiver) {
             try await Task.sleep(for: pause)

@@ -17,6 +17,23 @@ public protocol KafkaProducible {
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
     /// null value), both valid only during the call.
     func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void)
+    /// Calls `body` with the key's bytes (`nil` for none) and the value's bytes, both borrowed in place
+    /// for the call. The default reads ``key`` and ``value``; a record implements it to spare the copies
+    /// (and their reference counting) those properties hand out.
+    func withKeyAndValue<Result>(
+        _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
+    ) -> Result
+}
+
+extension KafkaProducible {
+    /// Calls `body` with the bytes of ``key`` and ``value``.
+    public func withKeyAndValue<Result>(
+        _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        let value = self.value
+        guard let key else { return value.withUnsafeBytes { body(nil, $0) } }
+        return key.withUnsafeBytes { key in value.withUnsafeBytes { body(key, $0) } }
+    }
 }
 
 extension KafkaProducerMessage: KafkaProducible {

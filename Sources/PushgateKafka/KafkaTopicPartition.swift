@@ -12,6 +12,13 @@ public struct KafkaTopicPartition: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(topic)[\(partition)]" }
+
+    /// Hashes the partition number only: a client reads and writes few topics, so partitions of
+    /// different topics rarely share a number, and equal values still compare their topics. Hashing
+    /// the name too would hash a string for every lookup of every record.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(partition)
+    }
 }
 
 /// A partition and an offset in it, as used for commits and positions.

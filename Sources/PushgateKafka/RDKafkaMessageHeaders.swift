@@ -6,6 +6,7 @@ extension KafkaHeader {
         var list: OpaquePointer?
         guard rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
         var result: [KafkaHeader] = []
+        result.reserveCapacity(rd_kafka_header_cnt(list))
         var index = 0
         var name: UnsafePointer<CChar>?
         var value: UnsafeRawPointer?

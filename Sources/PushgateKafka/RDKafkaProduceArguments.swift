@@ -28,18 +28,15 @@ enum RDKafkaProduceArguments {
             withTopic(record.topic, handle: topicHandle) { topic in
                 let fixed = writeFixedEntries(
                     of: record, topic: topic, headers: headers, opaque: opaque, into: storage)
-                return withBytes(record.key) { key in
-                    withBytes(record.value) { value in
-                        var count = fixed
-                        if let key {
-                            storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_KEY, key))
-                            count += 1
-                        }
-                        let valueBytes = value ?? UnsafeRawBufferPointer(start: nil, count: 0)
-                        storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, valueBytes))
+                return record.withKeyAndValue { key, value in
+                    var count = fixed
+                    if let key {
+                        storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_KEY, nonNull(key)))
                         count += 1
-                        return body(UnsafeBufferPointer(rebasing: storage[..<count]))
                     }
+                    storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, nonNull(value)))
+                    count += 1
+                    return body(UnsafeBufferPointer(rebasing: storage[..<count]))
                 }
             }
         }
@@ -125,13 +122,8 @@ enum RDKafkaProduceArguments {
         return headers
     }
 
-    /// Calls `body` with non-null bytes of `bytes`, or `nil` for `nil`.
-    private static func withBytes(
-        _ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> OpaquePointer?
-    ) -> OpaquePointer? {
-        guard let bytes else { return body(nil) }
-        return bytes.withUnsafeBytes { buffer in
-            body(buffer.baseAddress == nil ? UnsafeRawBufferPointer(start: emptyBytes, count: 0) : buffer)
-        }
+    /// `bytes`, or, when they have no storage (empty), empty bytes that are not null.
+    private static func nonNull(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        bytes.baseAddress == nil ? UnsafeRawBufferPointer(start: emptyBytes, count: 0) : bytes
     }
 }

@@ -3,10 +3,10 @@ import Synchronization
 import Testing
 
 /// A receiver counts the reports of its records, read in place on the poll thread.
-private final class CountingReceiver: KafkaDeliveryReceiver {
+private final class CountingReceiver: KafkaDeliveryReceiver, @unchecked Sendable {
     let reports = Mutex<[(partition: Int32, offset: Int64?, succeeded: Bool)]>([])
 
-    func received(_ delivery: KafkaDelivery) {
+    override func received(_ delivery: KafkaDelivery) {
         reports.withLock { $0.append((delivery.partition, delivery.offset, delivery.succeeded)) }
     }
 }
@@ -49,7 +49,7 @@ struct KafkaDeliveryReceiverTests {
         final class CopyingReceiver: KafkaDeliveryReceiver, @unchecked Sendable {
             let onFailure: (KafkaDelivery) -> Void
             init(_ onFailure: @escaping (KafkaDelivery) -> Void) { self.onFailure = onFailure }
-            func received(_ delivery: KafkaDelivery) { if !delivery.succeeded { onFailure(delivery) } }
+            override func received(_ delivery: KafkaDelivery) { if !delivery.succeeded { onFailure(delivery) } }
         }
         let receiver = CopyingReceiver { delivery in
             copies.withLock { $0.append(delivery.record()) }

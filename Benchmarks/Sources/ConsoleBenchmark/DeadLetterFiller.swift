@@ -95,12 +95,12 @@ struct DeadLetterFiller {
 }
 
 /// Counts acknowledgements and keeps the first failure.
-final class Acknowledgements: KafkaDeliveryReceiver {
+final class Acknowledgements: KafkaDeliveryReceiver, @unchecked Sendable {
     private let state = Mutex<(count: Int, failure: String?)>((0, nil))
 
     var failure: String? { state.withLock { $0.failure } }
 
-    func received(_ delivery: KafkaDelivery) {
+    override func received(_ delivery: KafkaDelivery) {
         let error = delivery.error.map { "\($0)" }
         state.withLock { state in
             state.count += 1
