@@ -54,44 +54,57 @@ public struct OutputHeaders: Sendable {
 
     /// How many headers there are.
     public var count: Int {
-        forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
-            + (apns.map { 3 + ($0.collapseID == nil ? 0 : 1) + ($0.channelID == nil ? 0 : 1) } ?? 0)
-            + (webpush.map { $0.topic == nil ? 2 : 3 } ?? 0)
+        // Read through optional chaining, as in ``forEach(_:)``: nothing is copied.
+        var count = forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
+        if let channelIDCount = apns?.channelIDCount {
+            let ids = apns?.ids?.count
+            count += 3 + ((ids ?? 0) > Int(channelIDCount) ? 1 : 0) + (channelIDCount > 0 && ids != nil ? 1 : 0)
+        }
+        if webpush != nil { count += webpush?.topic == nil ? 2 : 3 }
+        return count
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
     /// null value), both valid only during the call.
     public func forEach(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
-        for header in forwarded { header.withBytes(body) }
-        // The closure captures these, not `self`: capturing the headers would copy them (every reference
-        // they hold retained and released) for each record produced.
-        let id = self.id
+        // Read in place: iterating the array would copy each header (retaining its name and value).
+        forwarded.withUnsafeBufferPointer { forwarded in
+            for index in forwarded.indices { forwarded[index].withBytes(body) }
+        }
+        // Every value is borrowed in place, through optional chaining on the stored properties: binding one
+        // (`if let`), or capturing `self` in a closure, would copy it and retain and release what it holds,
+        // for every record produced. The closures below capture only raw pointers and `body`.
         let format = Self.bytes(self.format.headerValue)
-        Self.withSourceReference(topic: sourceTopic, partition: sourcePartition, offset: sourceOffset) { source in
-            if let id {
-                id.withUnsafeBytes { body(Self.bytes("pushgate-id"), $0) }
-            } else {
-                body(Self.bytes("pushgate-id"), source)
+        func writeIdentity(id: UnsafeRawBufferPointer?) {
+            Self.withSourceReference(topic: sourceTopic, partition: sourcePartition, offset: sourceOffset) {
+                source in
+                body(Self.bytes("pushgate-id"), id ?? source)
+                body(Self.bytes("pushgate-format"), format)
+                body(Self.bytes("pushgate-source"), source)
             }
-            body(Self.bytes("pushgate-format"), format)
-            body(Self.bytes("pushgate-source"), source)
         }
+        if self.id?.withUnsafeBytes({ writeIdentity(id: $0) }) == nil { writeIdentity(id: nil) }
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
-        if let warnings { warnings.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) } }
-        if let webpush {
-            DecimalText.withBytes(of: webpush.ttl) { body(Self.bytes("webpush-ttl"), $0) }
-            body(Self.bytes("webpush-urgency"), Self.bytes(webpush.urgency.headerValue))
-            if let topic = webpush.topic { topic.withUnsafeBytes { body(Self.bytes("webpush-topic"), $0) } }
+        _ = warnings?.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) }
+        if let ttl = webpush?.ttl, let urgency = webpush?.urgency {
+            DecimalText.withBytes(of: ttl) { body(Self.bytes("webpush-ttl"), $0) }
+            body(Self.bytes("webpush-urgency"), Self.bytes(urgency.headerValue))
+            _ = webpush?.topic?.withUnsafeBytes { body(Self.bytes("webpush-topic"), $0) }
         }
-        guard let apns else { return }
-        body(Self.bytes("apns-push-type"), Self.bytes(apns.pushType.headerValue))
-        body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
-        DecimalText.withBytes(of: apns.expiration) { body(Self.bytes("apns-expiration"), $0) }
-        if let collapseID = apns.collapseID {
-            collapseID.withUnsafeBytes { body(Self.bytes("apns-collapse-id"), $0) }
-        }
-        if let channelID = apns.channelID {
-            channelID.withUnsafeBytes { body(Self.bytes("apns-channel-id"), $0) }
+        guard let pushType = apns?.pushType, let highPriority = apns?.highPriority,
+            let expiration = apns?.expiration, let channelIDCount = apns?.channelIDCount
+        else { return }
+        body(Self.bytes("apns-push-type"), Self.bytes(pushType.headerValue))
+        body(Self.bytes("apns-priority"), Self.bytes(highPriority ? "10" : "5"))
+        DecimalText.withBytes(of: expiration) { body(Self.bytes("apns-expiration"), $0) }
+        _ = apns?.ids?.withUnsafeBytes { ids in
+            let channelIDStart = ids.count - Int(channelIDCount)
+            if channelIDStart > 0 {
+                body(Self.bytes("apns-collapse-id"), UnsafeRawBufferPointer(rebasing: ids[..<channelIDStart]))
+            }
+            if channelIDCount > 0 {
+                body(Self.bytes("apns-channel-id"), UnsafeRawBufferPointer(rebasing: ids[channelIDStart...]))
+            }
         }
     }
 
@@ -113,8 +126,7 @@ public struct OutputHeaders: Sendable {
     private static func withSourceReference(
         topic: String, partition: Int32, offset: Int64, _ body: (UnsafeRawBufferPointer) -> Void
     ) {
-        var topic = topic
-        topic.withUTF8 { topicBytes in
+        func write(_ topicBytes: UnsafeBufferPointer<UInt8>) {
             let capacity = SourceReference.capacity(topicLength: topicBytes.count)
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 let count = SourceReference.write(
@@ -122,6 +134,9 @@ public struct OutputHeaders: Sendable {
                 body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
             }
         }
+        // Borrowed in place: a `var` copy of the topic would be retained and released per record.
+        let done: Void? = topic.utf8.withContiguousStorageIfAvailable(write)
+        if done == nil { Array(topic.utf8).withUnsafeBufferPointer(write) }
     }
 
     /// The bytes of a compile-time string (static memory: valid for the whole run).
@@ -258,11 +273,13 @@ extension OutputFormat {
 extension RecordHeader {
     /// Calls `body` with the name's UTF-8 bytes and the value's bytes (`nil` for null), borrowed for the call.
     func withBytes(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
-        var name = name
-        name.withUTF8 { name in
-            guard let value else { return body(UnsafeRawBufferPointer(name), nil) }
-            value.withUnsafeBytes { body(UnsafeRawBufferPointer(name), $0) }
+        // Borrowed in place (a `var` copy of the name would be retained and released per header).
+        func withValue(_ nameBytes: UnsafeRawBufferPointer) {
+            guard let value else { return body(nameBytes, nil) }
+            value.withUnsafeBytes { body(nameBytes, $0) }
         }
+        let done: Void? = name.utf8.withContiguousStorageIfAvailable { withValue(UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(name.utf8).withUnsafeBytes { withValue($0) } }
     }
 }
 

@@ -161,7 +161,9 @@ public struct OutputRecord: Sendable, Equatable {
     /// null value), both valid only during the call.
     public func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
         if let headerList {
-            for header in headerList { header.withBytes(body) }
+            headerList.withUnsafeBufferPointer { headers in
+                for index in headers.indices { headers[index].withBytes(body) }
+            }
         } else {
             outputHeaders.forEach(body)
         }

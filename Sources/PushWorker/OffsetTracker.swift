@@ -118,7 +118,11 @@ final class OffsetTracker: Sendable {
     /// Registers a read record with `outputs` records to acknowledge; `nil` when the record belongs to
     /// an earlier assignment or a partition being revoked (it must then be skipped, not produced).
     func begin(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
-        state.withLock { Self.begin(message, outputs: outputs, in: &$0) }
+        state.withLock {
+            Self.begin(
+                message.topicPartition, offset: message.offset, epoch: message.assignmentEpoch, outputs: outputs,
+                in: &$0)
+        }
     }
 
     /// Registers read records, in order, each with its count of outputs, under one lock; each ticket as
@@ -126,19 +130,26 @@ final class OffsetTracker: Sendable {
     func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
         messages.withUnsafeBufferPointer { messages in
             state.withLock { state in
-                messages.indices.map { Self.begin(messages[$0], outputs: outputs($0), in: &state) }
+                // Only the fields it needs are read: passing the message would copy it (retaining its key,
+                // value and headers) for every record.
+                messages.indices.map {
+                    Self.begin(
+                        messages[$0].topicPartition, offset: messages[$0].offset,
+                        epoch: messages[$0].assignmentEpoch, outputs: outputs($0), in: &state)
+                }
             }
         }
     }
 
-    private static func begin(_ message: KafkaConsumerMessage, outputs: Int, in state: inout State) -> Ticket? {
-        let partition = message.topicPartition
+    private static func begin(
+        _ partition: KafkaTopicPartition, offset: Int64, epoch: UInt64, outputs: Int, in state: inout State
+    ) -> Ticket? {
         // One lookup; the state is changed in place (never copied out and back, which copies its arrays).
         guard let index = state.partitions.index(forKey: partition),
-            state.partitions.values[index].epoch == message.assignmentEpoch, !state.partitions.values[index].revoking
+            state.partitions.values[index].epoch == epoch, !state.partitions.values[index].revoking
         else { return nil }
-        let sequence = state.partitions.values[index].append(offset: message.offset, outputs: outputs)
-        return Ticket(partition: partition, epoch: message.assignmentEpoch, offset: message.offset, sequence: sequence)
+        let sequence = state.partitions.values[index].append(offset: offset, outputs: outputs)
+        return Ticket(partition: partition, epoch: epoch, offset: offset, sequence: sequence)
     }
 
     /// Marks one output of `ticket`'s record acknowledged; `true` when it was the record's last.

@@ -107,6 +107,8 @@ public struct PushWorker: Service {
             },
             { try await monitor(producer, limiter: limiter) },
         ])
+        // Deliveries hold their context unretained: it lives until the producer has reported every record.
+        withExtendedLifetime(deliveries) {}
         if let failure {
             logger.critical("worker stopped: \(failure)")
             throw failure
@@ -179,6 +181,9 @@ public struct PushWorker: Service {
         limiter: InFlightLimiter
     ) async throws {
         let batch = work.batch
+        var durations: [UInt64] = []
+        durations.reserveCapacity(work.indices.count)
+        defer { metrics.recordTranslations(nanoseconds: durations) }
         for index in work.indices {
             // After a delivery failure the worker stops: no later record of a key may be written before
             // the failed one is written again.
@@ -188,9 +193,10 @@ public struct PushWorker: Service {
                 continue
             }
             let started = DispatchTime.now().uptimeNanoseconds
-            let input = InputRecord(batch[index])
+            // Read in place: `batch[index]` would copy the whole message (retaining all it holds) first.
+            let input = batch.withUnsafeBufferPointer { InputRecord($0[index]) }
             let translation = translator.translation(of: input, readAtMs: work.readAtMs)
-            metrics.recordTranslation(nanoseconds: DispatchTime.now().uptimeNanoseconds &- started)
+            durations.append(DispatchTime.now().uptimeNanoseconds &- started)
             report(translation)
             try await produce(
                 input, translation, ticket: ticket, tracker: tracker, deliveries: deliveries, limiter: limiter)
@@ -213,15 +219,14 @@ public struct PushWorker: Service {
         let producer = deliveries.producer
         let delivery = InputDelivery(
             input: input, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
-        // Records are read in place (no copy of each record's fields); only a dead letter over the record
-        // size limit is copied, without its value.
+        // Records are borrowed from the immutable array where they are (not through an unsafe buffer, whose
+        // elements the compiler copies before each call, since the callee might change them); only a dead
+        // letter over the record size limit is copied, without its value.
         var next = outputs.startIndex
-        try outputs.withUnsafeBufferPointer { outputs in
-            while next < outputs.endIndex {
-                if outputs[next].exceeds(recordLimit: recordLimit) { return }
-                guard try producer.produceIfRoom(outputs[next], to: delivery) else { return }
-                next += 1
-            }
+        while next < outputs.endIndex, !outputs[next].exceeds(recordLimit: recordLimit),
+            try outputs[next].produceIfRoom(with: producer, to: delivery)
+        {
+            next += 1
         }
         while next < outputs.endIndex {
             var output = outputs[next]
@@ -298,9 +303,13 @@ struct LaneWork: Sendable {
 
     /// The lane of `message`, at `index` of its batch, among `lanes`.
     static func lane(of message: KafkaConsumerMessage, at index: Int, lanes: Int) -> Int {
-        guard let key = message.key else { return index % lanes }
-        var hash: UInt32 = 2_166_136_261
-        for byte in key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        // The key is read in place through optional chaining (binding it would retain and release it).
+        let hash = message.key?.withUnsafeBufferPointer { key in
+            var hash: UInt32 = 2_166_136_261
+            for byte in key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            return hash
+        }
+        guard let hash else { return index % lanes }
         return Int(hash % UInt32(lanes))
     }
 }
