@@ -197,6 +197,11 @@ extension OutputRecord: KafkaProducible {
     // `headerCount` and `forEachHeader(_:)` are OutputRecord's own: they read an output's headers
     // without making a list of them.
 
+    /// Calls `body` with the value's bytes (part of the buffer the input's outputs share), valid only during the call.
+    public func withValueBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        value.withUnsafeBytes(body)
+    }
+
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and
     /// headers, its format from `pushgate-format` (a dead letter carries `pushgate-errors`). `nil` when
     /// the headers name no format pushgate knows.

@@ -8,8 +8,8 @@ public protocol KafkaProducible {
     var partition: Int32? { get }
     /// The key; `nil` for none.
     var key: [UInt8]? { get }
-    /// The value.
-    var value: [UInt8] { get }
+    /// Calls `body` with the value's bytes, valid only during the call.
+    func withValueBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result
     /// The timestamp in milliseconds since the epoch; `nil` lets the producer use the current time.
     var timestampMs: Int64? { get }
     /// How many headers the record has.
@@ -20,6 +20,11 @@ public protocol KafkaProducible {
 }
 
 extension KafkaProducerMessage: KafkaProducible {
+    /// Calls `body` with the value's bytes, valid only during the call.
+    public func withValueBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        value.withUnsafeBytes(body)
+    }
+
     /// How many headers the record has.
     public var headerCount: Int { headers.count }
 

@@ -29,13 +29,14 @@ enum RDKafkaProduceArguments {
                 let fixed = writeFixedEntries(
                     of: record, topic: topic, headers: headers, opaque: opaque, into: storage)
                 return withBytes(record.key) { key in
-                    withBytes(record.value) { value in
+                    record.withValueBytes { value in
                         var count = fixed
                         if let key {
                             storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_KEY, key))
                             count += 1
                         }
-                        let valueBytes = value ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                        let valueBytes =
+                            value.baseAddress == nil ? UnsafeRawBufferPointer(start: emptyBytes, count: 0) : value
                         storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, valueBytes))
                         count += 1
                         return body(UnsafeBufferPointer(rebasing: storage[..<count]))

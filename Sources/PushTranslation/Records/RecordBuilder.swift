@@ -49,9 +49,9 @@ struct RecordBuilder {
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
         /// The `webpush-*` headers, when `webpush` is routed (their topic as ``webpushTopic``).
-        var webpush: WebPushHeaders? = nil
+        var webpush: WebPushHeaders?
         /// `webpush-topic`, when given.
-        var webpushTopic: PayloadText? = nil
+        var webpushTopic: PayloadText?
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -61,7 +61,8 @@ struct RecordBuilder {
         case decoded([UInt8])
     }
 
-    /// The header values shared by the outputs of `notification`.
+    /// The header values shared by the outputs of `notification`. Made in one initialization (not filled in
+    /// afterwards), which the optimizer keeps from copying.
     func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
         var apns: APNsHeaders?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
@@ -71,16 +72,16 @@ struct RecordBuilder {
                 highPriority: !background && notification.message.priority == .high,
                 expiration: Self.expiration(notification, timestampMs), collapseID: nil)
         }
-        var shared = SharedHeaders(
-            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
-            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
+        var webpush: WebPushHeaders?
         if notification.formats.contains(.webpush) {
-            let web = notification.web
-            let urgency = web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
-            shared.webpush = WebPushHeaders(ttl: notification.message.ttlSeconds, urgency: urgency, topic: nil)
-            shared.webpushTopic = web?.topic.map { payloadText($0, document) }
+            let urgency = notification.web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
+            webpush = WebPushHeaders(ttl: notification.message.ttlSeconds, urgency: urgency, topic: nil)
         }
-        return shared
+        return SharedHeaders(
+            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
+            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) },
+            webpush: webpush,
+            webpushTopic: webpush == nil ? nil : notification.web?.topic.map { payloadText($0, document) })
     }
 
     /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
@@ -151,7 +152,7 @@ struct RecordBuilder {
     /// An output record, its headers kept as what they are made of (no list of them is made).
     /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
     /// them, `nil` when there are none.
-    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?)
+    func output(format: OutputFormat, value: ArraySlice<UInt8>, headers shared: SharedHeaders, warnings: [UInt8]?)
         -> OutputRecord
     {
         OutputRecord(
@@ -237,7 +238,7 @@ struct RecordBuilder {
         headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
         return OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
-            value: record.pointee.value, headers: headers)
+            value: record.pointee.value[...], headers: headers)
     }
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.
