@@ -45,13 +45,27 @@ struct RecordBuilder {
         var id: PayloadText?
         var dryRun: Bool
         /// The `apns-*` headers, when a format delivered by APNs is routed (their collapse id as ``apnsCollapseID``).
-        var apns: APNsHeaders?
+        var apns: APNs?
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
         /// The `webpush-*` headers, when `webpush` is routed (their topic as ``webpushTopic``).
-        var webpush: WebPushHeaders?
+        var webpush: WebPush?
         /// `webpush-topic`, when given.
         var webpushTopic: PayloadText?
+
+        /// The `apns-*` values but the collapse id: plain values, which cost nothing to copy (``APNsHeaders``
+        /// holds a reference), from which each output's ``APNsHeaders`` are made.
+        struct APNs {
+            var pushType: APNsPushType
+            var highPriority: Bool
+            var expiration: Int64
+        }
+
+        /// The `webpush-*` values but the topic (plain values, as ``APNs``).
+        struct WebPush {
+            var ttl: Int64
+            var urgency: WebOptions.Urgency
+        }
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -64,18 +78,18 @@ struct RecordBuilder {
     /// The header values shared by the outputs of `notification`. Made in one initialization (not filled in
     /// afterwards), which the optimizer keeps from copying.
     func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
-        var apns: APNsHeaders?
+        var apns: SharedHeaders.APNs?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
-            apns = APNsHeaders(
+            apns = SharedHeaders.APNs(
                 pushType: background ? .background : .alert,
                 highPriority: !background && notification.message.priority == .high,
-                expiration: Self.expiration(notification, timestampMs), collapseID: nil)
+                expiration: Self.expiration(notification, timestampMs))
         }
-        var webpush: WebPushHeaders?
+        var webpush: SharedHeaders.WebPush?
         if notification.formats.contains(.webpush) {
             let urgency = notification.web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
-            webpush = WebPushHeaders(ttl: notification.message.ttlSeconds, urgency: urgency, topic: nil)
+            webpush = SharedHeaders.WebPush(ttl: notification.message.ttlSeconds, urgency: urgency)
         }
         return SharedHeaders(
             id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
@@ -167,16 +181,16 @@ struct RecordBuilder {
 
     /// The `webpush-*` headers of a `webpush` output.
     private func webpushHeaders(_ shared: SharedHeaders) -> WebPushHeaders? {
-        guard var webpush = shared.webpush else { return nil }
-        webpush.topic = shared.webpushTopic.map(bytes)
-        return webpush
+        guard let webpush = shared.webpush else { return nil }
+        return WebPushHeaders(ttl: webpush.ttl, urgency: webpush.urgency, topic: shared.webpushTopic.map(bytes))
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
     private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
-        guard var apns = shared.apns else { return nil }
-        apns.ids = shared.apnsCollapseID.map(bytes)
-        return apns
+        guard let apns = shared.apns else { return nil }
+        return APNsHeaders(
+            pushType: apns.pushType, highPriority: apns.highPriority, expiration: apns.expiration,
+            collapseID: shared.apnsCollapseID.map(bytes))
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
