@@ -215,9 +215,22 @@ struct RecordBuilder {
     }
 
     func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {
-        // Every header value but pushgate-errors in one buffer, each a slice of it.
+        errors.withEncodedJSON { errorsJSON in
+            deadLetter(stage: stage, format: format, errors: errors, errorsJSON: errorsJSON, id: id)
+        }
+    }
+
+    /// The dead letter whose `pushgate-errors` is `errorsJSON`.
+    private func deadLetter(
+        stage: Stage, format: OutputFormat?, errors: [Diagnostic], errorsJSON: UnsafeBufferPointer<UInt8>, id: String?
+    ) -> OutputRecord {
+        // Every header value in one buffer, each a slice of it: room for all of them at once (the exception
+        // message is at most the first error's path and message, which may only be cut shorter).
         var text: [UInt8] = []
-        text.reserveCapacity(256)
+        let first = errors.first
+        text.reserveCapacity(
+            record.pointee.topic.utf8.count + 2 + 2 * 20 + (id?.utf8.count ?? 0) + errorsJSON.count
+                + (first.map { $0.code.rawValue.utf8.count + $0.path.utf8.count + 2 + $0.message.utf8.count } ?? 0))
         func part(_ append: (inout [UInt8]) -> Void) -> Range<Int> {
             let start = text.count
             append(&text)
@@ -228,7 +241,7 @@ struct RecordBuilder {
         let partition = part { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
         let offset = part { Self.appendDecimal(record.pointee.offset, to: &$0) }
-        let first = errors.first.map { first in
+        let firstError = first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
                 part { first.appendExceptionMessage(to: &$0) }
@@ -237,19 +250,20 @@ struct RecordBuilder {
         // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
         let pushgateID =
             id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
+        let errorsValue = part { $0.append(contentsOf: errorsJSON) }
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
         headers.append(RecordHeader(name: "__connect.errors.topic", bytes: text[topic]))
         headers.append(RecordHeader(name: "__connect.errors.partition", bytes: text[partition]))
         headers.append(RecordHeader(name: "__connect.errors.offset", bytes: text[offset]))
         headers.append(RecordHeader(name: "__connect.errors.stage", value: HeaderText.stage(stage)))
-        if let (code, message) = first {
+        if let (code, message) = firstError {
             headers.append(RecordHeader(name: "__connect.errors.exception.class.name", bytes: text[code]))
             headers.append(RecordHeader(name: "__connect.errors.exception.message", bytes: text[message]))
         }
         headers.append(RecordHeader(name: "pushgate-id", bytes: text[pushgateID]))
         if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
-        headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
+        headers.append(RecordHeader(name: "pushgate-errors", bytes: text[errorsValue]))
         return OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
             value: record.pointee.value[...], headers: headers)
