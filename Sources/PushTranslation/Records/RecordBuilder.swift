@@ -138,16 +138,22 @@ struct RecordBuilder {
     /// `__connect.errors.*`, ASCII letters in any case), which an input record's headers do not pass on.
     /// The first byte picks the one prefix to compare, on the name's bytes in place.
     static func isOwnHeader(_ name: String) -> Bool {
+        // The bytes in place (no copy of the string, which would retain and release it), for the native
+        // strings header names are; a bridged one is made contiguous first.
+        if let own = name.utf8.withContiguousStorageIfAvailable(isOwnHeader) { return own }
         var name = name
-        return name.withUTF8 { bytes in
-            guard let first = bytes.first else { return false }
-            return switch Self.lowercased(first) {
-            case UInt8(ascii: "p"): hasPrefixIgnoringASCIICase(bytes, "pushgate-")
-            case UInt8(ascii: "a"): hasPrefixIgnoringASCIICase(bytes, "apns-")
-            case UInt8(ascii: "w"): hasPrefixIgnoringASCIICase(bytes, "webpush-")
-            case UInt8(ascii: "_"): hasPrefixIgnoringASCIICase(bytes, "__connect.errors.")
-            default: false
-            }
+        return name.withUTF8(isOwnHeader)
+    }
+
+    /// ``isOwnHeader(_:)`` of a name's UTF-8 bytes.
+    private static func isOwnHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        return switch Self.lowercased(first) {
+        case UInt8(ascii: "p"): hasPrefixIgnoringASCIICase(bytes, "pushgate-")
+        case UInt8(ascii: "a"): hasPrefixIgnoringASCIICase(bytes, "apns-")
+        case UInt8(ascii: "w"): hasPrefixIgnoringASCIICase(bytes, "webpush-")
+        case UInt8(ascii: "_"): hasPrefixIgnoringASCIICase(bytes, "__connect.errors.")
+        default: false
         }
     }
 
