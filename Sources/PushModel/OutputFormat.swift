@@ -110,6 +110,10 @@ public struct OutputFormatSet: Sendable, Equatable, Sequence {
     @inlinable
     public var isEmpty: Bool { bits == 0 }
 
+    /// How many formats the set holds.
+    @inlinable
+    public var count: Int { bits.nonzeroBitCount }
+
     /// The formats in record order.
     @inlinable
     public func makeIterator() -> Iterator { Iterator(bits: bits) }

@@ -108,8 +108,9 @@ public struct OutputRecord: Sendable, Equatable {
     public var format: Optional<OutputFormat>
     /// The key, the input record's key unchanged.
     public var key: Optional<[UInt8]>
-    /// The value: the format's JSON, or the input bytes unchanged for a dead letter.
-    public var value: [UInt8]
+    /// The value: the format's JSON, or the input bytes unchanged for a dead letter. A slice, so that the
+    /// outputs of one input share one buffer (the translator copies all their values out in one allocation).
+    public var value: ArraySlice<UInt8>
     /// The headers: a list, or an output's headers kept as what they are made of (written out when read).
     /// Two stored properties rather than an enum with a payload, which is copied into the enum (a retain
     /// and a release of each reference the headers hold) where a stored property is initialized in place.
@@ -121,6 +122,13 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// Creates an output record.
     public init(topic: String, format: OutputFormat?, key: [UInt8]?, value: [UInt8], headers: [RecordHeader]) {
+        self.init(topic: topic, format: format, key: key, value: value[...], headers: headers)
+    }
+
+    /// Creates an output record whose value is part of a buffer (shared, not copied).
+    public init(
+        topic: String, format: OutputFormat?, key: [UInt8]?, value: ArraySlice<UInt8>, headers: [RecordHeader]
+    ) {
         self.topic = topic
         self.format = format
         self.key = key
@@ -129,9 +137,10 @@ public struct OutputRecord: Sendable, Equatable {
         self.headerList = headers
     }
 
-    /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made).
+    /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made); its
+    /// value is part of a buffer (shared, not copied).
     @inlinable
-    public init(topic: String, key: [UInt8]?, value: [UInt8], headers: OutputHeaders) {
+    public init(topic: String, key: [UInt8]?, value: ArraySlice<UInt8>, headers: OutputHeaders) {
         self.topic = topic
         self.format = headers.format
         self.key = key

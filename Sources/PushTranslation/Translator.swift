@@ -68,8 +68,6 @@ public struct Translator: Sendable {
         warnings validateWarnings: [Diagnostic], readAtMs: Int64
     ) -> Translation {
         var records: [OutputRecord] = []
-        records.reserveCapacity(4)
-        var deadLetters: [OutputRecord] = []
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
         let timestampMs = builder.record.pointee.timestampMs ?? readAtMs
@@ -78,37 +76,73 @@ public struct Translator: Sendable {
         // Dead letters are made after it is given back (their headers are written with a scratch buffer too).
         var failures: [(format: OutputFormat, errors: [Diagnostic])] = []
         JSONWriter.withScratch { writer in
-            var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
-            let validateWarningsJSON = validateWarnings.isEmpty ? nil : validateWarnings.encodedJSON(into: &writer)
-            for format in notification.formats {
-                let emission = Self.emit(format, notification, document, shared, timestampMs: timestampMs, &writer)
-                shared.keep(emission.parts)
-                guard emission.errors.isEmpty else {
-                    failures.append((format, emission.errors.sorted()))
-                    continue
+            withUnsafeTemporaryAllocation(of: WrittenValue.self, capacity: notification.formats.count) { written in
+                var count = 0
+                // A format's own `pushgate-warnings` (rare: most outputs have the validate stage's, or none).
+                var ownWarningsJSON: [(output: Int, json: [UInt8])] = []
+                var shared = SharedParts(dataNameLengths: SharedParts.nameLengths(of: notification.data, document))
+                let validateWarningsJSON = validateWarnings.isEmpty ? nil : validateWarnings.encodedJSON(into: &writer)
+                for format in notification.formats {
+                    let start = writer.count
+                    let emission = Self.emit(format, notification, document, shared, timestampMs: timestampMs, &writer)
+                    guard emission.errors.isEmpty else {
+                        // Taken back, so that the values stay one after the other in the writer.
+                        writer.truncate(to: start, needsComma: false)
+                        failures.append((format, emission.errors.sorted()))
+                        continue
+                    }
+                    shared.keep(emission.parts)
+                    if !emission.warnings.isEmpty {
+                        warnings += emission.warnings
+                        let json = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
+                        ownWarningsJSON.append((count, json))
+                    }
+                    written.initializeElement(at: count, to: WrittenValue(format: format, range: emission.value))
+                    count += 1
                 }
-                var warningsJSON = validateWarningsJSON
-                if !emission.warnings.isEmpty {
-                    warnings += emission.warnings
-                    warningsJSON = (validateWarnings + emission.warnings).encodedJSON(into: &writer)
-                }
-                // The emission's last use: its value is moved into the record, not copied.
-                records.append(
-                    builder.output(
-                        format: format, value: (consume emission).value, headers: headers, warnings: warningsJSON))
-                // The apns output of a Live Activity push has headers of its own (SPEC 5.1.1).
-                if format == .apns, let activity = notification.liveActivity {
-                    builder.setLiveActivityHeaders(of: &records[records.count - 1], activity, notification, document)
+                let outputs = UnsafeBufferPointer(rebasing: written[..<count])
+                let values = Self.values(outputs, in: writer)
+                records.reserveCapacity(count + failures.count)
+                for (index, output) in outputs.enumerated() {
+                    let warningsJSON = ownWarningsJSON.first { $0.output == index }?.json ?? validateWarningsJSON
+                    let offset = outputs[0].range.lowerBound
+                    records.append(
+                        builder.output(
+                            format: output.format,
+                            value: values[output.range.lowerBound - offset..<output.range.upperBound - offset],
+                            headers: headers, warnings: warningsJSON))
                 }
             }
         }
+        // The apns output of a Live Activity push has headers of its own (SPEC 5.1.1).
+        if let activity = notification.liveActivity, let apns = records.firstIndex(where: { $0.format == .apns }) {
+            builder.setLiveActivityHeaders(of: &records[apns], activity, notification, document)
+        }
         for (format, errors) in failures {
             let id = notification.id.map { document.string($0) }
-            deadLetters.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
+            records.append(builder.deadLetter(stage: .emit, format: format, errors: errors, id: id))
             reports.append(builder.report(stage: .emit, format: format, errors: errors, id: id))
         }
-        if !deadLetters.isEmpty { records += deadLetters }
         return Translation(records: records, deadLetters: reports, warnings: warnings)
+    }
+
+    /// Where an output's value was written: its format and its bytes in the writer.
+    private struct WrittenValue {
+        var format: OutputFormat
+        var range: Range<Int>
+    }
+
+    /// The values of `written` in one array (one allocation for the outputs of an input rather than one
+    /// each): they follow one another in `writer`, so it is one copy, from the first one's start.
+    private static func values(_ written: UnsafeBufferPointer<WrittenValue>, in writer: borrowing JSONWriter)
+        -> [UInt8]
+    {
+        guard let first = written.first, let last = written.last else { return [] }
+        for (value, next) in zip(written, written.dropFirst()) {
+            assert(value.range.upperBound == next.range.lowerBound, "Translator: values apart in the writer")
+        }
+        let range = first.range.lowerBound..<last.range.upperBound
+        return writer.withBytes { Array(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The emitter of each format: a switch, so that a new format cannot be left out. `timestampMs` is the

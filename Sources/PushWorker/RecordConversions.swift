@@ -16,7 +16,7 @@ extension KafkaProducerMessage {
     /// chooses the partition from the key.
     public init(_ record: OutputRecord) {
         self.init(
-            topic: record.topic, key: record.key, value: record.value,
+            topic: record.topic, key: record.key, value: Array(record.value),
             headers: record.headers.map { KafkaHeader(name: $0.name, bytes: $0.value) })
     }
 }

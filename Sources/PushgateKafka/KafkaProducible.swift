@@ -8,8 +8,6 @@ public protocol KafkaProducible {
     var partition: Int32? { get }
     /// The key; `nil` for none.
     var key: [UInt8]? { get }
-    /// The value.
-    var value: [UInt8] { get }
     /// The timestamp in milliseconds since the epoch; `nil` lets the producer use the current time.
     var timestampMs: Int64? { get }
     /// How many headers the record has.
@@ -18,25 +16,21 @@ public protocol KafkaProducible {
     /// null value), both valid only during the call.
     func forEachHeader(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void)
     /// Calls `body` with the key's bytes (`nil` for none) and the value's bytes, both borrowed in place
-    /// for the call. The default reads ``key`` and ``value``; a record implements it to spare the copies
-    /// (and their reference counting) those properties hand out.
+    /// for the call (a record hands out no copy of them, so none is retained and released).
     func withKeyAndValue<Result>(
         _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result
 }
 
-extension KafkaProducible {
-    /// Calls `body` with the bytes of ``key`` and ``value``.
+extension KafkaProducerMessage: KafkaProducible {
+    /// Calls `body` with the key's and value's bytes.
     public func withKeyAndValue<Result>(
         _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result {
-        let value = self.value
-        guard let key else { return value.withUnsafeBytes { body(nil, $0) } }
-        return key.withUnsafeBytes { key in value.withUnsafeBytes { body(key, $0) } }
+        if let keyed = key?.withUnsafeBytes({ key in value.withUnsafeBytes { body(key, $0) } }) { return keyed }
+        return value.withUnsafeBytes { body(nil, $0) }
     }
-}
 
-extension KafkaProducerMessage: KafkaProducible {
     /// How many headers the record has.
     public var headerCount: Int { headers.count }
 

@@ -24,7 +24,7 @@ import Testing
         let second = Harness.translate(bytes: bytes)
         #expect(!first.isEmpty)
         #expect(first == second)
-        for deadLetter in first.deadLetters { #expect(deadLetter.value == bytes) }
+        for deadLetter in first.deadLetters { #expect(Array(deadLetter.value) == bytes) }
     }
 
     @Test(arguments: 0..<3)

@@ -98,7 +98,7 @@ enum WorkerTestSupport {
                 headers: record.headerPairs.map { RecordHeader(name: $0.0, value: $0.1) },
                 timestampMs: record.timestamp)
             return translator.translate(input, readAtMs: 0).map {
-                Output(topic: $0.topic, key: $0.key, value: $0.value, headers: $0.headers)
+                Output(topic: $0.topic, key: $0.key, value: Array($0.value), headers: $0.headers)
             }
         }
     }

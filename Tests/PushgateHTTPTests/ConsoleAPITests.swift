@@ -44,7 +44,7 @@ struct ConsoleAPITests {
             for letter in translator.translate(input, readAtMs: now) where letter.isDeadLetter {
                 records.append(
                     PythonKafkaClient.Record(
-                        key: letter.key, value: letter.value,
+                        key: letter.key, value: Array(letter.value),
                         headers: letter.headers.map { ($0.name, $0.value.map(Array.init)) },
                         timestamp: index < 5 ? now - 3_600_000 : now))
             }

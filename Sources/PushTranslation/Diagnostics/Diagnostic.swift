@@ -64,6 +64,20 @@ extension Array where Element == Diagnostic {
 
     /// ``encodedJSON()``, written at the end of `writer` (which is left as it was).
     func encodedJSON(into writer: inout JSONWriter) -> [UInt8] {
+        withEncodedJSON(in: &writer) { [UInt8]($0) }
+    }
+
+    /// Calls `body` with the bytes of ``encodedJSON()``, written in this thread's scratch buffer (valid only
+    /// during the call): for a caller that copies them into a buffer of its own.
+    func withEncodedJSON<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        JSONWriter.withScratch { withEncodedJSON(in: &$0, body) }
+    }
+
+    /// Calls `body` with the bytes of ``encodedJSON()``, written at the end of `writer` (which is left as
+    /// it was after the call).
+    func withEncodedJSON<Result>(in writer: inout JSONWriter, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+        -> Result
+    {
         let start = writer.beginOutput()
         defer { writer.truncate(to: start, needsComma: false) }
         writer.beginArray()
@@ -85,7 +99,7 @@ extension Array where Element == Diagnostic {
             }
         }
         writer.endArray()
-        return writer.bytes(from: start)
+        return writer.withBytes { body(UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 }
 

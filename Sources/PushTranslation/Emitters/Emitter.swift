@@ -1,16 +1,25 @@
 import PushModel
 
-/// What an emitter made of a notification: the value bytes, or the emit-stage errors that stop it.
+/// What an emitter made of a notification: where its value is in the writer, or the emit-stage errors
+/// that stop it.
 struct Emission {
-    /// The value bytes (empty when there are errors).
-    var value: [UInt8]
+    /// Where the value's bytes are in the writer (empty when there are errors): the outputs of one input
+    /// are copied out of it together, into one buffer they share.
+    var value: Range<Int>
     /// Emit-stage errors; any makes the format a dead letter.
     var errors: [Diagnostic]
     /// Format warnings (`overridden_field`, `text_too_long`).
     var warnings: [Diagnostic]
-    /// Where in `value` this emitter wrote the parts it shares with other formats, when it wrote them
+    /// Where in the writer this emitter wrote the parts it shares with other formats, when it wrote them
     /// itself (see ``SharedParts``).
     var parts = SharedParts.Ranges()
+}
+
+extension Emission {
+    /// The emission of a format that `errors` stop: no value, no warnings.
+    init(failed errors: [Diagnostic]) {
+        self.init(value: 0..<0, errors: errors, warnings: [])
+    }
 }
 
 /// Writes one output format from the IR.
@@ -31,8 +40,8 @@ enum PayloadLimit {
     /// 4096 bytes.
     static let bytes = 4096
 
-    /// The emission of a written value: `payload_too_large` when it is over `limit` bytes, else its bytes
-    /// (copied out of the writer) with `warnings`.
+    /// The emission of a written value: `payload_too_large` when it is over `limit` bytes, else where its
+    /// bytes are in the writer, with `warnings`.
     static func emission(
         _ writer: borrowing JSONWriter, from start: Int, format: OutputFormat, limit: Int = bytes,
         parts: SharedParts.Ranges = SharedParts.Ranges(),
@@ -40,13 +49,13 @@ enum PayloadLimit {
     ) -> Emission {
         let size = writer.count - start
         guard size > limit else {
-            return Emission(value: writer.bytes(from: start), errors: [], warnings: warnings(), parts: parts)
+            return Emission(value: start..<writer.count, errors: [], warnings: warnings(), parts: parts)
         }
         let tooLarge = Diagnostic(
             .payloadTooLarge, at: "",
             "the \(format.rawValue) payload would be \(size) bytes; the limit is \(limit). Shorten the text or data"
         )
-        return Emission(value: [], errors: [tooLarge], warnings: [])
+        return Emission(failed: [tooLarge])
     }
 }
 

@@ -32,7 +32,7 @@ extension OutputRecord {
         } else {
             writer.string(String(decoding: value, as: UTF8.self))
             writer.key("value_base64")
-            writer.string(Base64.encode(value))
+            writer.string(Base64.encode(Array(value)))
         }
         writer.endObject()
         return writer.bytes

@@ -45,13 +45,27 @@ struct RecordBuilder {
         var id: PayloadText?
         var dryRun: Bool
         /// The `apns-*` headers, when a format delivered by APNs is routed (their collapse id as ``apnsCollapseID``).
-        var apns: APNsHeaders?
+        var apns: APNs?
         /// `apns-collapse-id`, when given.
         var apnsCollapseID: PayloadText?
         /// The `webpush-*` headers, when `webpush` is routed (their topic as ``webpushTopic``).
-        var webpush: WebPushHeaders? = nil
+        var webpush: WebPush?
         /// `webpush-topic`, when given.
-        var webpushTopic: PayloadText? = nil
+        var webpushTopic: PayloadText?
+
+        /// The `apns-*` values but the collapse id: plain values, which cost nothing to copy (``APNsHeaders``
+        /// holds a reference), from which each output's ``APNsHeaders`` are made.
+        struct APNs {
+            var pushType: APNsPushType
+            var highPriority: Bool
+            var expiration: Int64
+        }
+
+        /// The `webpush-*` values but the topic (plain values, as ``APNs``).
+        struct WebPush {
+            var ttl: Int64
+            var urgency: WebOptions.Urgency
+        }
     }
 
     /// A header value from the payload: where its bytes are in the input record's value, or its decoded
@@ -61,26 +75,27 @@ struct RecordBuilder {
         case decoded([UInt8])
     }
 
-    /// The header values shared by the outputs of `notification`.
+    /// The header values shared by the outputs of `notification`. Made in one initialization (not filled in
+    /// afterwards), which the optimizer keeps from copying.
     func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
-        var apns: APNsHeaders?
+        var apns: SharedHeaders.APNs?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
-            apns = APNsHeaders(
+            apns = SharedHeaders.APNs(
                 pushType: background ? .background : .alert,
                 highPriority: !background && notification.message.priority == .high,
-                expiration: Self.expiration(notification, timestampMs), collapseID: nil)
+                expiration: Self.expiration(notification, timestampMs))
         }
-        var shared = SharedHeaders(
-            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
-            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) })
+        var webpush: SharedHeaders.WebPush?
         if notification.formats.contains(.webpush) {
-            let web = notification.web
-            let urgency = web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
-            shared.webpush = WebPushHeaders(ttl: notification.message.ttlSeconds, urgency: urgency, topic: nil)
-            shared.webpushTopic = web?.topic.map { payloadText($0, document) }
+            let urgency = notification.web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
+            webpush = SharedHeaders.WebPush(ttl: notification.message.ttlSeconds, urgency: urgency)
         }
-        return shared
+        return SharedHeaders(
+            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
+            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) },
+            webpush: webpush,
+            webpushTopic: webpush == nil ? nil : notification.web?.topic.map { payloadText($0, document) })
     }
 
     /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
@@ -123,16 +138,22 @@ struct RecordBuilder {
     /// `__connect.errors.*`, ASCII letters in any case), which an input record's headers do not pass on.
     /// The first byte picks the one prefix to compare, on the name's bytes in place.
     static func isOwnHeader(_ name: String) -> Bool {
+        // The bytes in place (no copy of the string, which would retain and release it), for the native
+        // strings header names are; a bridged one is made contiguous first.
+        if let own = name.utf8.withContiguousStorageIfAvailable(isOwnHeader) { return own }
         var name = name
-        return name.withUTF8 { bytes in
-            guard let first = bytes.first else { return false }
-            return switch Self.lowercased(first) {
-            case UInt8(ascii: "p"): hasPrefixIgnoringASCIICase(bytes, "pushgate-")
-            case UInt8(ascii: "a"): hasPrefixIgnoringASCIICase(bytes, "apns-")
-            case UInt8(ascii: "w"): hasPrefixIgnoringASCIICase(bytes, "webpush-")
-            case UInt8(ascii: "_"): hasPrefixIgnoringASCIICase(bytes, "__connect.errors.")
-            default: false
-            }
+        return name.withUTF8(isOwnHeader)
+    }
+
+    /// ``isOwnHeader(_:)`` of a name's UTF-8 bytes.
+    private static func isOwnHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        return switch Self.lowercased(first) {
+        case UInt8(ascii: "p"): hasPrefixIgnoringASCIICase(bytes, "pushgate-")
+        case UInt8(ascii: "a"): hasPrefixIgnoringASCIICase(bytes, "apns-")
+        case UInt8(ascii: "w"): hasPrefixIgnoringASCIICase(bytes, "webpush-")
+        case UInt8(ascii: "_"): hasPrefixIgnoringASCIICase(bytes, "__connect.errors.")
+        default: false
         }
     }
 
@@ -151,7 +172,7 @@ struct RecordBuilder {
     /// An output record, its headers kept as what they are made of (no list of them is made).
     /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
     /// them, `nil` when there are none.
-    func output(format: OutputFormat, value: [UInt8], headers shared: SharedHeaders, warnings: [UInt8]?)
+    func output(format: OutputFormat, value: ArraySlice<UInt8>, headers shared: SharedHeaders, warnings: [UInt8]?)
         -> OutputRecord
     {
         OutputRecord(
@@ -166,16 +187,16 @@ struct RecordBuilder {
 
     /// The `webpush-*` headers of a `webpush` output.
     private func webpushHeaders(_ shared: SharedHeaders) -> WebPushHeaders? {
-        guard var webpush = shared.webpush else { return nil }
-        webpush.topic = shared.webpushTopic.map(bytes)
-        return webpush
+        guard let webpush = shared.webpush else { return nil }
+        return WebPushHeaders(ttl: webpush.ttl, urgency: webpush.urgency, topic: shared.webpushTopic.map(bytes))
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
     private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
-        guard var apns = shared.apns else { return nil }
-        apns.ids = shared.apnsCollapseID.map(bytes)
-        return apns
+        guard let apns = shared.apns else { return nil }
+        return APNsHeaders(
+            pushType: apns.pushType, highPriority: apns.highPriority, expiration: apns.expiration,
+            collapseID: shared.apnsCollapseID.map(bytes))
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
@@ -200,9 +221,22 @@ struct RecordBuilder {
     }
 
     func deadLetter(stage: Stage, format: OutputFormat?, errors: [Diagnostic], id: String?) -> OutputRecord {
-        // Every header value but pushgate-errors in one buffer, each a slice of it.
+        errors.withEncodedJSON { errorsJSON in
+            deadLetter(stage: stage, format: format, errors: errors, errorsJSON: errorsJSON, id: id)
+        }
+    }
+
+    /// The dead letter whose `pushgate-errors` is `errorsJSON`.
+    private func deadLetter(
+        stage: Stage, format: OutputFormat?, errors: [Diagnostic], errorsJSON: UnsafeBufferPointer<UInt8>, id: String?
+    ) -> OutputRecord {
+        // Every header value in one buffer, each a slice of it: room for all of them at once (the exception
+        // message is at most the first error's path and message, which may only be cut shorter).
         var text: [UInt8] = []
-        text.reserveCapacity(256)
+        let first = errors.first
+        text.reserveCapacity(
+            record.pointee.topic.utf8.count + 2 + 2 * 20 + (id?.utf8.count ?? 0) + errorsJSON.count
+                + (first.map { $0.code.rawValue.utf8.count + $0.path.utf8.count + 2 + $0.message.utf8.count } ?? 0))
         func part(_ append: (inout [UInt8]) -> Void) -> Range<Int> {
             let start = text.count
             append(&text)
@@ -213,7 +247,7 @@ struct RecordBuilder {
         let partition = part { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
         let offset = part { Self.appendDecimal(record.pointee.offset, to: &$0) }
-        let first = errors.first.map { first in
+        let firstError = first.map { first in
             (
                 part { $0.append(contentsOf: first.code.rawValue.utf8) },
                 part { first.appendExceptionMessage(to: &$0) }
@@ -222,22 +256,23 @@ struct RecordBuilder {
         // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
         let pushgateID =
             id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
+        let errorsValue = part { $0.append(contentsOf: errorsJSON) }
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
         headers.append(RecordHeader(name: "__connect.errors.topic", bytes: text[topic]))
         headers.append(RecordHeader(name: "__connect.errors.partition", bytes: text[partition]))
         headers.append(RecordHeader(name: "__connect.errors.offset", bytes: text[offset]))
         headers.append(RecordHeader(name: "__connect.errors.stage", value: HeaderText.stage(stage)))
-        if let (code, message) = first {
+        if let (code, message) = firstError {
             headers.append(RecordHeader(name: "__connect.errors.exception.class.name", bytes: text[code]))
             headers.append(RecordHeader(name: "__connect.errors.exception.message", bytes: text[message]))
         }
         headers.append(RecordHeader(name: "pushgate-id", bytes: text[pushgateID]))
         if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
-        headers.append(RecordHeader(name: "pushgate-errors", value: errors.encodedJSON()))
+        headers.append(RecordHeader(name: "pushgate-errors", bytes: text[errorsValue]))
         return OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
-            value: record.pointee.value, headers: headers)
+            value: record.pointee.value[...], headers: headers)
     }
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.

@@ -61,13 +61,15 @@ struct PayloadValidator {
         readTopLevel(0)
         route()
         if context.errors.isEmpty { warnUnusedFields() }
-        return (Self.sorted(context.errors), Self.sorted(context.warnings))
+        Self.sort(&context.errors)
+        Self.sort(&context.warnings)
+        return (context.errors, context.warnings)
     }
 
-    /// `diagnostics` sorted. Most payloads have no diagnostic at all, and `sorted()` copies even an empty
-    /// array, so fewer than two are returned as they are.
-    private static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.count < 2 ? diagnostics : diagnostics.sorted()
+    /// Sorts `diagnostics` in place (`sorted()` would copy them into a new array). Most payloads have no
+    /// diagnostic at all, and fewer than two are left as they are.
+    private static func sort(_ diagnostics: inout [Diagnostic]) {
+        if diagnostics.count > 1 { diagnostics.sort() }
     }
 
     private mutating func readTopLevel(_ root: Int) {

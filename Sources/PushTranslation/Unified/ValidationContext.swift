@@ -18,14 +18,23 @@ struct ValidationContext {
     }
 
     mutating func error(_ code: DiagnosticCode, _ path: @autoclosure () -> String, _ message: String) {
-        errors.append(Diagnostic(code, at: path(), message))
+        Self.append(Diagnostic(code, at: path(), message), to: &errors)
     }
 
     /// Reports a key that is not part of the object's contract.
     mutating func unknownField(_ path: @autoclosure () -> String, in objectName: @autoclosure () -> String) {
         let diagnostic = Diagnostic(
             .unknownField, at: path(), "unknown field in \(objectName()); remove it or check its spelling")
-        if lenient { warnings.append(diagnostic) } else { errors.append(diagnostic) }
+        if lenient { Self.append(diagnostic, to: &warnings) } else { Self.append(diagnostic, to: &errors) }
+    }
+
+    /// Appends `diagnostic`, making room for a few at the first: a payload with one problem often has
+    /// more, and an array grown one append at a time allocates again at each doubling. Out of line: the
+    /// readers that report are inlined into the validator's paths for valid input.
+    @inline(never)
+    private static func append(_ diagnostic: Diagnostic, to diagnostics: inout [Diagnostic]) {
+        if diagnostics.capacity == 0 { diagnostics.reserveCapacity(8) }
+        diagnostics.append(diagnostic)
     }
 
     mutating func wrongType(_ path: @autoclosure () -> String, expected: String, got token: Int) {

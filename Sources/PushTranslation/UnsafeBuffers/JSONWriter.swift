@@ -318,6 +318,13 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// Appends already-encoded JSON (a complete value, part of a buffer) as the next value.
+    public mutating func raw(_ json: ArraySlice<UInt8>) {
+        separate()
+        json.withUnsafeBufferPointer { append($0) }
+        needsComma = true
+    }
+
     private static func lowerHex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10 }
 
     /// Writes `,` when a value or member came before in the current container.

@@ -20,7 +20,7 @@ struct APNsEmitter: Emitter {
         }
         var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
-        guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
+        guard errors.isEmpty else { return Emission(failed: errors) }
         let start = writer.beginOutput()
         writer.beginObject()
         APSWriter.write(notification, variant: .standard, document, into: &writer)

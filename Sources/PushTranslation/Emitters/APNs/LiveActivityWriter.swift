@@ -28,7 +28,7 @@ enum LiveActivityWriter {
                         "a Live Activity start shows an alert: give message.body (and message.title)"))
             }
         }
-        guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
+        guard errors.isEmpty else { return Emission(failed: errors) }
         let start = writer.beginOutput()
         writer.beginObject()
         writeAPS(activity, notification, document, recordSeconds: recordSeconds, into: &writer)

@@ -21,7 +21,7 @@ struct AdobeCarouselEmitter: Emitter {
             errors.append(Diagnostic(.missingField, at: "/message/body", "adobe-carousel needs message.body"))
         }
         guard errors.isEmpty, let carousel = notification.carousel else {
-            return Emission(value: [], errors: errors, warnings: [])
+            return Emission(failed: errors)
         }
         let start = writer.beginOutput()
         writer.beginObject()

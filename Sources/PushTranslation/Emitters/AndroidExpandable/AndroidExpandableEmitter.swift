@@ -16,7 +16,7 @@ struct AndroidExpandableEmitter: Emitter {
                     .missingField, at: "/message/body", "android-expandable needs message.body, the notification text"))
         }
         guard errors.isEmpty, let body = notification.message.body else {
-            return Emission(value: [], errors: errors, warnings: [])
+            return Emission(failed: errors)
         }
         let start = writer.beginOutput()
         writer.beginObject()

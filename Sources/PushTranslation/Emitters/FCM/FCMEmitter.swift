@@ -18,7 +18,7 @@ struct FCMEmitter: Emitter {
                     .emptyNotification, at: "",
                     "nothing to deliver: give message.title, message.body, a custom.android_* option or data"))
         }
-        guard errors.isEmpty else { return Emission(value: [], errors: errors, warnings: []) }
+        guard errors.isEmpty else { return Emission(failed: errors) }
         let start = writer.beginOutput()
         writer.beginObject()
         if notification.dryRun {

@@ -17,7 +17,7 @@ struct FacebookCardEmitter: Emitter {
         var errors = Self.reserved.check(notification.data, shared, document, format: format)
         if let empty = APSWriter.checkNotEmpty(notification) { errors.append(empty) }
         guard errors.isEmpty, let card = notification.card else {
-            return Emission(value: [], errors: errors, warnings: [])
+            return Emission(failed: errors)
         }
         let start = writer.beginOutput()
         writer.beginObject()

@@ -31,7 +31,7 @@ struct WebPushEmitter: Emitter {
                         + "http or https value"))
         }
         guard errors.isEmpty, let title = notification.message.title, let navigate else {
-            return Emission(value: [], errors: errors, warnings: [])
+            return Emission(failed: errors)
         }
         let start = writer.beginOutput()
         writer.beginObject()

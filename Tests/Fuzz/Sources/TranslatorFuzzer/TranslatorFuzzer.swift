@@ -62,7 +62,7 @@ private func check(_ records: [OutputRecord], of input: [UInt8], by translator: 
             guard record.topic == configuration.deadLetterTopic else {
                 fuzzFailure("a dead letter on topic \(record.topic)")
             }
-            guard record.value == input else { fuzzFailure("a dead letter whose value is not the input") }
+            guard record.value.elementsEqual(input) else { fuzzFailure("a dead letter whose value is not the input") }
         }
     }
 }
