@@ -165,8 +165,12 @@ public struct PushWorker: Service {
         }
     }
 
-    /// Lanes of translation: one per core (at least one, at most eight).
-    static let laneCount = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    /// Lanes of translation: one per core but one (at least one, at most eight). librdkafka's own threads
+    /// (the producer's and the consumer's broker threads, which build and parse the message sets) take
+    /// about a core's worth of the work, and lanes that outnumber the cores left to them contend with
+    /// those threads and with each other for librdkafka's locks: on two cores, one lane writes the same
+    /// records with less CPU per input than two.
+    static let laneCount = min(max(ProcessInfo.processInfo.activeProcessorCount - 1, 1), 8)
 
     /// The most records one read batch holds. A batch takes its slots before any of its records is
     /// produced, so it holds at most half the bound: the other half keeps the producer busy meanwhile,
