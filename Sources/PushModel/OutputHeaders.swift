@@ -54,7 +54,7 @@ public struct OutputHeaders: Sendable {
 
     /// How many headers there are.
     public var count: Int {
-        // Read through optional chaining, as in ``forEach(_:)``: nothing is copied.
+        // Read through optional chaining, as in ``forEach(_:)``, not through bound copies.
         var count = forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
         if let channelIDCount = apns?.channelIDCount {
             let ids = apns?.ids?.count

@@ -207,14 +207,6 @@ extension OutputRecord: KafkaProducible {
     // `headerCount` and `forEachHeader(_:)` are OutputRecord's own: they read an output's headers
     // without making a list of them.
 
-    /// Hands the record to `producer` like ``KafkaProducer/produceIfRoom(_:to:)``, borrowed where it is.
-    /// Not inlined: `self` is then a borrowed argument, which the compiler hands to the generic producer
-    /// as it is, where inlined into the caller it copied the array element (retaining all it holds).
-    @inline(never)
-    func produceIfRoom(with producer: KafkaProducer, to receiver: KafkaDeliveryReceiver) throws(KafkaError) -> Bool {
-        try producer.produceIfRoom(self, to: receiver)
-    }
-
     /// The key's and value's bytes, borrowed in place.
     public func withKeyAndValue<Result>(
         _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result

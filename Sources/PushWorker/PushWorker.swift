@@ -223,12 +223,11 @@ public struct PushWorker: Service {
         let producer = deliveries.producer
         let delivery = InputDelivery(
             input: input, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
-        // Records are borrowed from the immutable array where they are (not through an unsafe buffer, whose
-        // elements the compiler copies before each call, since the callee might change them); only a dead
-        // letter over the record size limit is copied, without its value.
+        // The records are handed over as they are; only a dead letter over the record size limit is
+        // written otherwise (copied, without its value).
         var next = outputs.startIndex
         while next < outputs.endIndex, !outputs[next].exceeds(recordLimit: recordLimit),
-            try outputs[next].produceIfRoom(with: producer, to: delivery)
+            try producer.produceIfRoom(outputs[next], to: delivery)
         {
             next += 1
         }
