@@ -73,8 +73,10 @@ public struct ConsoleServer: Service {
                     topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger,
                     readers: 2, onCaughtUp: { outputsWanted.set() }
                 )
-                .run(inPlace: { record in
-                    guard let added = routes.index.add(record: record), let source = added.source else { return }
+                .run(inPlace: { record, wasThereAtStart in
+                    // A letter written before the console started cannot name a record it re-drives.
+                    guard let added = routes.index.add(record: record), !wasThereAtStart, let source = added.source
+                    else { return }
                     routes.followThrough.addDeadLetter(
                         topic: record.topic, partition: record.partition, offset: record.offset, source: source,
                         stage: added.stage, format: added.format)

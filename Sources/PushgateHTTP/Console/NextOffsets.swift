@@ -27,10 +27,13 @@ final class NextOffsets: Sendable {
     }
 
     /// Notes that the record at `offset` of `partition` was handed over.
-    func passed(_ partition: KafkaTopicPartition, _ offset: Int64) {
+    /// - Returns: whether the record was there when reading started (below its partition's end then).
+    @discardableResult
+    func passed(_ partition: KafkaTopicPartition, _ offset: Int64) -> Bool {
         state.withLock { state in
             state.offsets[partition] = offset + 1
             state.passed &+= 1
+            return offset < state.ends[partition] ?? 0
         }
     }
 

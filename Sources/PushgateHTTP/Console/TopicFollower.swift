@@ -48,8 +48,8 @@ struct TopicFollower: Sendable {
 
     /// Reads until the task is cancelled, handing each record to `handle` in place, on the reader's poll
     /// thread (keep it short; with several ``readers``, from several threads at once): the fast way to read
-    /// a topic whole.
-    func run(inPlace handle: @escaping @Sendable (KafkaRecordView) -> Void) async {
+    /// a topic whole. `handle` is also told whether the record was there when reading started.
+    func run(inPlace handle: @escaping @Sendable (KafkaRecordView, _ wasThereAtStart: Bool) -> Void) async {
         await follow(inPlace: handle) { reader, _ in
             // The records go to `handle`; the sequence only ends, or throws a fatal error.
             for try await _ in reader.messages {}
@@ -57,7 +57,7 @@ struct TopicFollower: Sendable {
     }
 
     private func follow(
-        inPlace: (@Sendable (KafkaRecordView) -> Void)?,
+        inPlace: (@Sendable (KafkaRecordView, Bool) -> Void)?,
         read: @escaping @Sendable (KafkaConsumer, NextOffsets) async throws -> Void
     ) async {
         let next = NextOffsets()
@@ -68,8 +68,9 @@ struct TopicFollower: Sendable {
         defer { caughtUp.cancel() }
         let handler = inPlace.map { handle in
             { @Sendable (record: KafkaRecordView) in
-                next.passed(KafkaTopicPartition(topic: record.topic, partition: record.partition), record.offset)
-                handle(record)
+                let wasThere = next.passed(
+                    KafkaTopicPartition(topic: record.topic, partition: record.partition), record.offset)
+                handle(record, wasThere)
             }
         }
         var reported = false
