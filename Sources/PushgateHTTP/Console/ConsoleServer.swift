@@ -5,7 +5,7 @@ import Synchronization
 
 /// `pushgate console` as a swift-service-lifecycle `Service`: the page and its API on `host:port`, and
 /// beside it the readers that keep the console's view of the cluster (the dead-letter topic whole, the
-/// output topics from the start, the live watch). It serves until graceful shutdown or cancellation.
+/// output topics from when it has been read or from the first re-drive, the live watch). It serves until graceful shutdown or cancellation.
 public struct ConsoleServer: Service {
     private let host: String
     private let port: Int
