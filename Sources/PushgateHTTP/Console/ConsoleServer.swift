@@ -5,7 +5,7 @@ import Synchronization
 
 /// `pushgate console` as a swift-service-lifecycle `Service`: the page and its API on `host:port`, and
 /// beside it the readers that keep the console's view of the cluster (the dead-letter topic whole, the
-/// output topics from the start, the live watch). It serves until graceful shutdown or cancellation.
+/// output topics from when it has been read or from the first re-drive, the live watch). It serves until graceful shutdown or cancellation.
 public struct ConsoleServer: Service {
     private let host: String
     private let port: Int
@@ -13,6 +13,7 @@ public struct ConsoleServer: Service {
     private let settings: ConsoleSettings
     private let routes: ConsoleRoutes
     private let outputsReady: ReadyFlag
+    private let outputsWanted: ReadyFlag
     private let logger: Logger
     private let onListening: @Sendable (Int) -> Void
 
@@ -30,13 +31,17 @@ public struct ConsoleServer: Service {
         let index = DeadLetterIndex()
         let followThrough = FollowThrough()
         let outputsReady = ReadyFlag()
+        let outputsWanted = ReadyFlag()
         let letters = LetterReader(topic: settings.deadLetterTopic, configuration: settings.reader, logger: logger)
         let search = TextSearch(
             topic: settings.deadLetterTopic, configuration: settings.reader, index: index, logger: logger)
         let redriver = try Redriver(
             producer: settings.producer, letters: letters, inputTopic: settings.inputTopic,
             deadLetterTopic: settings.deadLetterTopic, index: index, followThrough: followThrough,
-            beforeWriting: { await outputsReady.wait(atMost: .seconds(10)) }, logger: logger)
+            beforeWriting: {
+                outputsWanted.set()
+                await outputsReady.wait(atMost: .seconds(10))
+            }, logger: logger)
         let watch = ClusterWatch(
             topics: settings.watchedTopics, inputTopic: settings.inputTopic, consumer: settings.watcher, logger: logger)
         routes = ConsoleRoutes(
@@ -49,6 +54,7 @@ public struct ConsoleServer: Service {
         self.token = token
         self.settings = settings
         self.outputsReady = outputsReady
+        self.outputsWanted = outputsWanted
         self.logger = logger
         self.onListening = onListening
     }
@@ -59,21 +65,25 @@ public struct ConsoleServer: Service {
         let (routes, settings, logger, token, host, port) = (
             self.routes, self.settings, self.logger, self.token, self.host, self.port
         )
-        let outputsReady = self.outputsReady
+        let (outputsReady, outputsWanted) = (self.outputsReady, self.outputsWanted)
         let onListening = self.onListening
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await TopicFollower(
-                    topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger
+                    topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger,
+                    readers: 2, onCaughtUp: { outputsWanted.set() }
                 )
-                .run(inPlace: { record in
-                    guard let added = routes.index.add(record: record), let source = added.source else { return }
+                .run(inPlace: { record, wasThereAtStart in
+                    // A letter written before the console started cannot name a record it re-drives.
+                    guard let added = routes.index.add(record: record), !wasThereAtStart, let source = added.source
+                    else { return }
                     routes.followThrough.addDeadLetter(
                         topic: record.topic, partition: record.partition, offset: record.offset, source: source,
                         stage: added.stage, format: added.format)
                 })
             }
             group.addTask {
+                await outputsWanted.wait()
                 await TopicFollower(
                     topics: settings.outputTopics.map(\.topic), start: .end, consumer: settings.reader, logger: logger,
                     onAssigned: { outputsReady.set() }
@@ -106,6 +116,11 @@ final class ReadyFlag: Sendable {
     private let isSet = Mutex(false)
 
     func set() { isSet.withLock { $0 = true } }
+
+    /// Returns once the flag is set, or when the task is cancelled.
+    func wait() async {
+        while !isSet.withLock({ $0 }) && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+    }
 
     /// Returns once the flag is set, or after `limit`.
     func wait(atMost limit: Duration) async {

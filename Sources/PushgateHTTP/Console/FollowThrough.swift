@@ -4,10 +4,11 @@ import Synchronization
 /// What became of re-driven records: the outputs and dead letters pushgate wrote for them, found by
 /// the input record they name (`pushgate-source` of an output, `__connect.errors.*` of a dead letter).
 ///
-/// The console reads every output topic from its own start and the dead-letter topic whole, and keeps
-/// what names a watched record (one it re-drove). A record may be translated before the console learns
-/// the offset it re-drove it at, so the most recent ``recentLimit`` other records are kept too, and
-/// looked through when a record is watched.
+/// The console reads every output topic (from when it has read the dead-letter topic, or from its first
+/// re-drive) and the dead-letter topic whole, and keeps what names a watched record (one it re-drove).
+/// A record may be translated before the console learns the offset it re-drove it at, so the most
+/// recent ``recentLimit`` other records are kept too, and looked through when a record is watched (not
+/// the dead letters there when the console started: they cannot name a record it re-drives).
 public final class FollowThrough: Sendable {
     /// A record pushgate wrote for an input record.
     public struct Outcome: Sendable, Equatable {

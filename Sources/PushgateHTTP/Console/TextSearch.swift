@@ -55,6 +55,9 @@ public final class TextSearch: Sendable {
     public init(topic: String, configuration: KafkaConsumerConfiguration, index: DeadLetterIndex, logger: Logger) {
         var configuration = configuration
         configuration.topics = []
+        // A fetch's answer stays in memory while any of its records waits to be read: librdkafka's 50 MiB
+        // answers, on top of the index, took the console past its memory bound.
+        configuration.properties["fetch.max.bytes"] = configuration.properties["fetch.max.bytes"] ?? "16777216"
         self.topic = topic
         self.configuration = configuration
         self.index = index

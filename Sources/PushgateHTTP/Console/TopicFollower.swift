@@ -26,22 +26,30 @@ struct TopicFollower: Sendable {
     let logger: Logger
     /// Called each time the reader is assigned its partitions and starts reading.
     var onAssigned: @Sendable () -> Void = {}
+    /// How many librdkafka consumers share the partitions, each with its share of the read-ahead
+    /// (`queued.max.messages.kbytes`) and of a fetch (`fetch.max.bytes`): each has its own connection,
+    /// and its fetches are parsed on its own threads, so that reading a topic whole uses more cores.
+    var readers = 1
+    /// Called once, when every partition has been read up to its end as it was when reading started
+    /// (or nothing more came for ``quietLimit``: a partition may end in records never handed over).
+    var onCaughtUp: @Sendable () -> Void = {}
+    /// How long without a new record counts as caught up.
+    var quietLimit: Duration = .seconds(1)
 
     /// Reads until the task is cancelled, handing each batch of records (never empty) to `handle`.
     func run(_ handle: @escaping @Sendable ([KafkaConsumerMessage]) -> Void) async {
         await follow(inPlace: nil) { reader, next in
             for try await batch in reader.messages.batches(maxCount: 500) {
-                next.offsets.withLock { next in
-                    for message in batch { next[message.topicPartition] = message.offset + 1 }
-                }
+                for message in batch { next.passed(message.topicPartition, message.offset) }
                 handle(batch)
             }
         }
     }
 
     /// Reads until the task is cancelled, handing each record to `handle` in place, on the reader's poll
-    /// thread (keep it short): the fast way to read a topic whole.
-    func run(inPlace handle: @escaping @Sendable (KafkaRecordView) -> Void) async {
+    /// thread (keep it short; with several ``readers``, from several threads at once): the fast way to read
+    /// a topic whole. `handle` is also told whether the record was there when reading started.
+    func run(inPlace handle: @escaping @Sendable (KafkaRecordView, _ wasThereAtStart: Bool) -> Void) async {
         await follow(inPlace: handle) { reader, _ in
             // The records go to `handle`; the sequence only ends, or throws a fatal error.
             for try await _ in reader.messages {}
@@ -49,64 +57,102 @@ struct TopicFollower: Sendable {
     }
 
     private func follow(
-        inPlace: (@Sendable (KafkaRecordView) -> Void)?,
-        read: (KafkaConsumer, NextOffsets) async throws -> Void
+        inPlace: (@Sendable (KafkaRecordView, Bool) -> Void)?,
+        read: @escaping @Sendable (KafkaConsumer, NextOffsets) async throws -> Void
     ) async {
         let next = NextOffsets()
+        let caughtUp = Task { [onCaughtUp, quietLimit] in
+            await next.waitUntilCaughtUp(quietLimit: quietLimit)
+            if !Task.isCancelled { onCaughtUp() }
+        }
+        defer { caughtUp.cancel() }
+        let handler = inPlace.map { handle in
+            { @Sendable (record: KafkaRecordView) in
+                let wasThere = next.passed(
+                    KafkaTopicPartition(topic: record.topic, partition: record.partition), record.offset)
+                handle(record, wasThere)
+            }
+        }
         var reported = false
         while !Task.isCancelled {
-            var configuration = consumer
-            configuration.topics = []
+            let readers = ReaderSet()
             do {
-                let handler = inPlace.map { handle in
-                    { @Sendable (record: KafkaRecordView) in
-                        next.offsets.withLock {
-                            $0[KafkaTopicPartition(topic: record.topic, partition: record.partition)] =
-                                record.offset + 1
+                for configuration in shares() {
+                    readers.add(try KafkaConsumer(configuration: configuration, logger: logger, recordHandler: handler))
+                }
+                let all = readers.all
+                if next.isEmpty {
+                    let (start, ends) = try await startOffsets(all[0])
+                    next.start(at: start, ends: ends)
+                }
+                for (reader, share) in zip(all, next.shares(all.count)) { try await reader.assign(share) }
+                reported = false
+                onAssigned()
+                // One reader ending (a fatal error, or closed) ends them all; the loop makes them again.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for reader in all {
+                        group.addTask {
+                            do {
+                                try await read(reader, next)
+                            } catch {
+                                await readers.closeAll()
+                                throw error
+                            }
+                            await readers.closeAll()
                         }
-                        handle(record)
                     }
+                    try await group.waitForAll()
                 }
-                let reader = try KafkaConsumer(configuration: configuration, logger: logger, recordHandler: handler)
-                do {
-                    if next.offsets.withLock({ $0.isEmpty }) {
-                        let start = try await startOffsets(reader)
-                        next.offsets.withLock { $0 = start }
-                    }
-                    try await reader.assign(
-                        next.offsets.withLock { $0 }.map {
-                            KafkaTopicPartitionOffset(
-                                topic: $0.key.topic, partition: $0.key.partition, offset: $0.value)
-                        })
-                    reported = false
-                    onAssigned()
-                    try await read(reader, next)
-                } catch {
-                    await reader.close()
-                    throw error
-                }
-                await reader.close()
             } catch {
                 if !reported {
                     logger.warning("console: cannot read \(topics.joined(separator: ", ")) yet: \(error); trying again")
                     reported = true
                 }
             }
+            await readers.closeAll()
             try? await Task.sleep(for: retryDelay)
         }
     }
 
+    /// The configuration of each reader: the connection's, without topics, the read-ahead and the size of
+    /// a fetch's answer shared out, so that more readers hold no more than one.
+    private func shares() -> [KafkaConsumerConfiguration] {
+        let count = max(readers, 1)
+        var configuration = consumer
+        configuration.topics = []
+        if count > 1 {
+            for (key, fallback, least) in Self.sharedLimits {
+                let whole =
+                    configuration.properties[key] ?? KafkaConsumerConfiguration.defaultProperties[key] ?? fallback
+                if let whole = Int(whole) { configuration.properties[key] = String(max(whole / count, least)) }
+            }
+        }
+        return Array(repeating: configuration, count: count)
+    }
+
+    /// The limits shared out over readers: the property, its value when not set, the least share. A
+    /// fetch's answer stays in memory while any of its records waits in the read-ahead, so several
+    /// readers fetch 16 MiB at a time between them, not librdkafka's 50 MiB each.
+    private static let sharedLimits = [
+        ("queued.max.messages.kbytes", "65536", 1_024), ("fetch.max.bytes", "16777216", 1_048_576),
+    ]
+
     /// The first offset to read in every partition of every topic. A topic the cluster does not have
     /// (a format no one deploys) is left out with a warning, so that the others are still read; when no
     /// topic can be read, the first error is thrown and everything is tried again later.
-    private func startOffsets(_ reader: KafkaConsumer) async throws -> [KafkaTopicPartition: Int64] {
+    /// - Returns: the first offsets, and each partition's end (its high watermark).
+    private func startOffsets(_ reader: KafkaConsumer) async throws -> (
+        start: [KafkaTopicPartition: Int64], ends: [KafkaTopicPartition: Int64]
+    ) {
         var offsets: [KafkaTopicPartition: Int64] = [:]
+        var ends: [KafkaTopicPartition: Int64] = [:]
         var failures: [(String, any Error)] = []
         for topic in topics {
             do {
                 for (partition, marks) in try await reader.listedWatermarks(topic: topic, timeoutMs: 5_000) {
-                    offsets[KafkaTopicPartition(topic: topic, partition: partition)] =
-                        start == .beginning ? marks.low : marks.high
+                    let topicPartition = KafkaTopicPartition(topic: topic, partition: partition)
+                    offsets[topicPartition] = start == .beginning ? marks.low : marks.high
+                    ends[topicPartition] = marks.high
                 }
             } catch {
                 failures.append((topic, error))
@@ -116,11 +162,6 @@ struct TopicFollower: Sendable {
         for (topic, error) in failures {
             logger.warning("console: not reading \(topic): \(error); restart the console once it exists")
         }
-        return offsets
+        return (offsets, ends)
     }
-}
-
-/// The next offset to read of each partition, for a reader made again after a failure.
-final class NextOffsets: Sendable {
-    let offsets = Mutex<[KafkaTopicPartition: Int64]>([:])
 }
