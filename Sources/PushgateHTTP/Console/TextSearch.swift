@@ -56,8 +56,12 @@ public final class TextSearch: Sendable {
         var configuration = configuration
         configuration.topics = []
         // A fetch's answer stays in memory while any of its records waits to be read: librdkafka's 50 MiB
-        // answers, on top of the index, took the console past its memory bound.
-        configuration.properties["fetch.max.bytes"] = configuration.properties["fetch.max.bytes"] ?? "16777216"
+        // answers, on top of the index, took the console past its memory bound. A search runs beside the
+        // index, the letter cache and the readers, so it reads with 8 MiB of each (it still reads a
+        // million letters in seconds).
+        configuration.properties["fetch.max.bytes"] = configuration.properties["fetch.max.bytes"] ?? "8388608"
+        configuration.properties["queued.max.messages.kbytes"] =
+            configuration.properties["queued.max.messages.kbytes"] ?? "8192"
         self.topic = topic
         self.configuration = configuration
         self.index = index
