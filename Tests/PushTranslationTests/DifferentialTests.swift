@@ -7,17 +7,33 @@ import Testing
 /// wrong values of every kind, byte mutations of both, oversized payloads) under varied records and
 /// settings, each translated and reduced to a digest of everything a translation gives (records,
 /// dead-letter reports, warnings). The digests must equal `Differential/reference.txt`, recorded from
-/// the translator before it was rewritten for speed: any changed byte of any output fails it.
+/// the translator before it was rewritten for speed: any changed byte of any output fails it. A second
+/// stream of 30,000 inputs whose payloads all have a `web` section (so `webpush` is routed too) must
+/// equal `Differential/reference-web.txt`.
 ///
 /// Re-record (only for an intended change of output, after review) with
 /// `PUSHGATE_RECORD_DIFFERENTIAL=1 swift test --filter DifferentialTests`. To find which inputs differ,
-/// `PUSHGATE_DIFFERENTIAL_LINES=PATH` writes one line per input (index, kind, digest) to PATH: write it
-/// before and after a change and `diff` the two files.
+/// `PUSHGATE_DIFFERENTIAL_LINES=PATH` writes one line per input (index, kind, digest) to PATH.SEED
+/// (one file per stream): write them before and after a change and `diff` the files.
 @Suite struct DifferentialTests {
-    static let count = 120_000
-    static let seed: UInt64 = 21
-    static let referenceURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Differential/reference.txt")
+    /// One recorded stream of generated inputs: how many, from which seed, against which reference.
+    struct Stream: Sendable {
+        var count: Int
+        var seed: UInt64
+        /// Whether every payload has `platform.web` and a `web` section (SPEC 5.6).
+        var webSections: Bool
+        var referenceName: String
+
+        var referenceURL: URL {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Differential/\(referenceName)")
+        }
+    }
+
+    /// Every format but `webpush` (payloads without a `web` section), as first recorded.
+    static let main = Stream(count: 120_000, seed: 21, webSections: false, referenceName: "reference.txt")
+    /// Payloads that all have `platform.web` and a `web` section, so `webpush` is routed with the others.
+    static let web = Stream(count: 30_000, seed: 22, webSections: true, referenceName: "reference-web.txt")
 
     /// What one run gives: the summary's text, how many records' headers read in place differ from their
     /// list, and the per-input lines (only when asked for).
@@ -29,18 +45,18 @@ import Testing
 
     /// Translates every input; on a thread of its own, so that a minute of work does not hold one of the
     /// cooperative pool's threads (one per core) that other suites' asynchronous tests need.
-    static func run(writesLines: Bool) async -> Run {
+    static func run(_ stream: Stream, writesLines: Bool) async -> Run {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: runHere(writesLines: writesLines)) }.start()
+            Thread { continuation.resume(returning: runHere(stream, writesLines: writesLines)) }.start()
         }
     }
 
-    static func runHere(writesLines: Bool) -> Run {
-        var inputs = DifferentialInputs(seed: seed)
+    static func runHere(_ stream: Stream, writesLines: Bool) -> Run {
+        var inputs = DifferentialInputs(seed: stream.seed, webSections: stream.webSections)
         var summary = DifferentialSummary()
         var lines: [UInt8] = []
         var unequalHeaderReads = 0
-        for index in 0..<count {
+        for index in 0..<stream.count {
             let input = inputs.next(index: index)
             let translation = input.translator.translation(of: input.record, readAtMs: input.readAtMs)
             var digest = FNV64()
@@ -52,24 +68,33 @@ import Testing
             if writesLines { lines += Array("\(index) \(input.kind) \(digest.hex)\n".utf8) }
         }
         return Run(
-            summary: summary.text(count: count, seed: seed), unequalHeaderReads: unequalHeaderReads, lines: lines)
+            summary: summary.text(count: stream.count, seed: stream.seed), unequalHeaderReads: unequalHeaderReads,
+            lines: lines)
     }
 
     @Test func everyGeneratedInputTranslatesAsRecorded() async throws {
+        try await check(Self.main)
+    }
+
+    @Test func everyGeneratedWebInputTranslatesAsRecorded() async throws {
+        try await check(Self.web)
+    }
+
+    /// Runs `stream` and compares its summary with its reference (or records it, when asked to).
+    private func check(_ stream: Stream) async throws {
         let environment = ProcessInfo.processInfo.environment
-        let run = await Self.run(writesLines: environment["PUSHGATE_DIFFERENTIAL_LINES"] != nil)
-        let lines = run.lines
-        let unequalHeaderReads = run.unequalHeaderReads
-        if let path = environment["PUSHGATE_DIFFERENTIAL_LINES"] {
-            try Data(lines).write(to: URL(fileURLWithPath: path))
+        let linesPath = environment["PUSHGATE_DIFFERENTIAL_LINES"].map { "\($0).\(stream.seed)" }
+        let run = await Self.run(stream, writesLines: linesPath != nil)
+        if let linesPath {
+            try Data(run.lines).write(to: URL(fileURLWithPath: linesPath))
         }
-        #expect(unequalHeaderReads == 0, "headers read in place (as the producer does) differ from the list")
+        #expect(run.unequalHeaderReads == 0, "headers read in place (as the producer does) differ from the list")
         let actual = run.summary
         if environment["PUSHGATE_RECORD_DIFFERENTIAL"] == "1" {
-            try Data(actual.utf8).write(to: Self.referenceURL)
+            try Data(actual.utf8).write(to: stream.referenceURL)
             return
         }
-        let expected = try String(contentsOf: Self.referenceURL, encoding: .utf8)
+        let expected = try String(contentsOf: stream.referenceURL, encoding: .utf8)
         let actualLines = actual.split(separator: "\n")
         let expectedLines = expected.split(separator: "\n")
         let differing = zip(actualLines, expectedLines).filter { $0 != $1 }.map { "\($0.0) (recorded: \($0.1))" }
@@ -209,7 +234,10 @@ struct DifferentialInput {
 struct DifferentialInputs {
     var generator: PayloadGenerator
 
-    init(seed: UInt64) { generator = PayloadGenerator(state: seed) }
+    init(seed: UInt64, webSections: Bool = false) {
+        generator = PayloadGenerator(state: seed)
+        generator.webSections = webSections
+    }
 
     static let translators: [Translator] = [
         Translator(),
