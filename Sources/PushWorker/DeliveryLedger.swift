@@ -47,18 +47,19 @@ final class DeliveryLedger: Sendable {
     func abandoned(_ ticket: OffsetTracker.Ticket) { limiter.release() }
 
     /// Poll thread, after each poll that served reports: commits the finished inputs' progress to the
-    /// tracker, frees their slots and counts them.
+    /// tracker, frees their slots and counts them. The arrays are emptied keeping their storage: once
+    /// grown to a poll's worth of inputs, gathering allocates nothing.
     func settle() {
-        let taken: Gathered? = gathered.withLock { gathered in
-            guard !gathered.finished.isEmpty else { return nil }
-            defer { gathered = Gathered() }
-            return gathered
+        gathered.withLock { gathered in
+            guard !gathered.finished.isEmpty else { return }
+            tracker.finish(gathered.finished)
+            limiter.release(gathered.finished.count)
+            metrics.recordProduced(gathered.produced)
+            metrics.recordAcknowledged(inputTimestampsMs: gathered.timestamps)
+            gathered.finished.removeAll(keepingCapacity: true)
+            gathered.produced = ProducedCounts()
+            gathered.timestamps.removeAll(keepingCapacity: true)
         }
-        guard let taken else { return }
-        tracker.finish(taken.finished)
-        limiter.release(taken.finished.count)
-        metrics.recordProduced(taken.produced)
-        metrics.recordAcknowledged(inputTimestampsMs: taken.timestamps)
     }
 }
 
