@@ -7,9 +7,10 @@ import Testing
 /// wrong values of every kind, byte mutations of both, oversized payloads) under varied records and
 /// settings, each translated and reduced to a digest of everything a translation gives (records,
 /// dead-letter reports, warnings). The digests must equal `Differential/reference.txt`, recorded from
-/// the translator before it was rewritten for speed: any changed byte of any output fails it. A second
-/// stream of 30,000 inputs whose payloads all have a `web` section (so `webpush` is routed too) must
-/// equal `Differential/reference-web.txt`.
+/// the translator before it was rewritten for speed: any changed byte of any output fails it. Two more
+/// streams of 30,000 inputs each, whose payloads all have a `web` section (so `webpush` is routed too)
+/// or a `live_activity` section, must equal `Differential/reference-web.txt` and
+/// `Differential/reference-live-activity.txt`.
 ///
 /// Re-record (only for an intended change of output, after review) with
 /// `PUSHGATE_RECORD_DIFFERENTIAL=1 swift test --filter DifferentialTests`. To find which inputs differ,
@@ -21,7 +22,9 @@ import Testing
         var count: Int
         var seed: UInt64
         /// Whether every payload has `platform.web` and a `web` section (SPEC 5.6).
-        var webSections: Bool
+        var webSections = false
+        /// Whether every payload has a `live_activity` section (SPEC 5.1.1).
+        var liveActivitySections = false
         var referenceName: String
 
         var referenceURL: URL {
@@ -31,9 +34,12 @@ import Testing
     }
 
     /// Every format but `webpush` (payloads without a `web` section), as first recorded.
-    static let main = Stream(count: 120_000, seed: 21, webSections: false, referenceName: "reference.txt")
+    static let main = Stream(count: 120_000, seed: 21, referenceName: "reference.txt")
     /// Payloads that all have `platform.web` and a `web` section, so `webpush` is routed with the others.
     static let web = Stream(count: 30_000, seed: 22, webSections: true, referenceName: "reference-web.txt")
+    /// Payloads that all have a `live_activity` section, so `apns` is a Live Activity push.
+    static let liveActivity = Stream(
+        count: 30_000, seed: 23, liveActivitySections: true, referenceName: "reference-live-activity.txt")
 
     /// What one run gives: the summary's text, how many records' headers read in place differ from their
     /// list, and the per-input lines (only when asked for).
@@ -52,7 +58,8 @@ import Testing
     }
 
     static func runHere(_ stream: Stream, writesLines: Bool) -> Run {
-        var inputs = DifferentialInputs(seed: stream.seed, webSections: stream.webSections)
+        var inputs = DifferentialInputs(
+            seed: stream.seed, webSections: stream.webSections, liveActivitySections: stream.liveActivitySections)
         var summary = DifferentialSummary()
         var lines: [UInt8] = []
         var unequalHeaderReads = 0
@@ -78,6 +85,10 @@ import Testing
 
     @Test func everyGeneratedWebInputTranslatesAsRecorded() async throws {
         try await check(Self.web)
+    }
+
+    @Test func everyGeneratedLiveActivityInputTranslatesAsRecorded() async throws {
+        try await check(Self.liveActivity)
     }
 
     /// Runs `stream` and compares its summary with its reference (or records it, when asked to).
@@ -234,9 +245,10 @@ struct DifferentialInput {
 struct DifferentialInputs {
     var generator: PayloadGenerator
 
-    init(seed: UInt64, webSections: Bool = false) {
+    init(seed: UInt64, webSections: Bool = false, liveActivitySections: Bool = false) {
         generator = PayloadGenerator(state: seed)
         generator.webSections = webSections
+        generator.liveActivitySections = liveActivitySections
     }
 
     static let translators: [Translator] = [

@@ -28,8 +28,14 @@ extension PayloadGenerator {
         if chance(30) { members.append(("actions", maybeWrong(actions()))) }
         if chance(20) { members.append(("expandable", maybeWrong(expandable()))) }
         let template = below(10)
-        if template < 2 { members.append(("carousel", maybeWrong(carousel()))) }
-        if template >= 8 || (!valid && template == 1) { members.append(("card", maybeWrong(card()))) }
+        if liveActivitySections {
+            members.append(("live_activity", maybeWrong(liveActivity())))
+            // Now and then a second template, which is ambiguous_template.
+            if template == 0 { members.append(chance(50) ? ("carousel", carousel()) : ("card", card())) }
+        } else {
+            if template < 2 { members.append(("carousel", maybeWrong(carousel()))) }
+            if template >= 8 || (!valid && template == 1) { members.append(("card", maybeWrong(card()))) }
+        }
         if chance(5) { members.append((pick(["unknown", "Message", "a~b/c", "\\u0069d"]), anyValue())) }
         shuffle(&members)
         return object(members)
@@ -68,6 +74,60 @@ extension PayloadGenerator {
                 default: g.maybeWrong(g.text())
                 }
             })
+    }
+
+    /// A `live_activity` section (SPEC 5.1.1), for ``liveActivitySections``: valid ones give each event
+    /// the keys it takes, the others also give keys to events that do not take them, wrong types and
+    /// out-of-range seconds.
+    mutating func liveActivity() -> String {
+        let event = valid ? pick(["start", "update", "end"]) : pick(["start", "update", "end", "END", "pause", ""])
+        let startOnly = ["attributes_type", "attributes", "input_push_token", "input_push_channel"]
+        var names = ["timestamp", "stale_date", "relevance_score"]
+        switch event {
+        case "start": names += startOnly + ["content_state"]
+        case "update": names += ["content_state", "channel_id"]
+        default: names += ["dismissal_date", "channel_id"] + (chance(30) ? ["content_state"] : [])
+        }
+        if !valid { names += [pick(startOnly + ["dismissal_date", "channel_id", "colour"])] }
+        var members: [(String, String)] = []
+        if valid || chance(90) { members.append(("event", maybeWrong("\"" + event + "\""))) }
+        let required: Set = ["content_state", "attributes_type", "attributes"]
+        for name in names where (valid && required.contains(name)) || chance(valid ? 50 : 60) {
+            members.append((name, maybeWrong(liveActivityValue(name))))
+        }
+        shuffle(&members)
+        return object(members)
+    }
+
+    /// A value of the `live_activity` key `name`.
+    private mutating func liveActivityValue(_ name: String) -> String {
+        switch name {
+        case "timestamp", "stale_date", "dismissal_date":
+            either("1700000000", ["0", "1700000000", "253402300799", "253402300800", "-1", "1.5", "1e3"])
+        case "relevance_score": either("0.5", ["0", "100", "0.5", "-2.25", "1e2"])
+        case "input_push_token": bool()
+        case "content_state", "attributes":
+            valid || chance(50) ? appState() : chance(70) ? data() : "{\"s\":[1,{\"t\":null}]}"
+        default: text()
+        }
+    }
+
+    /// An app's own Live Activity type as JSON (`content_state`, `attributes`): no `null` anywhere, which
+    /// APNs refuses.
+    private mutating func appState(depth: Int = 0) -> String {
+        var members: [(String, String)] = []
+        for index in 0..<below(depth > 0 ? 3 : 5) {
+            let value: String
+            switch below(depth > 1 ? 3 : 5) {
+            case 0: value = text()
+            case 1: value = number()
+            case 2: value = bool()
+            case 3: value = "[" + text() + "," + number() + "]"
+            default: value = appState(depth: depth + 1)
+            }
+            members.append((pick(["progress", "eta", "driver", "score", "status"]) + "\(index)", value))
+        }
+        return object(members)
     }
 
     mutating func targets() -> String {

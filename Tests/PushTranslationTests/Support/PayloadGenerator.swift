@@ -9,6 +9,9 @@ struct PayloadGenerator {
     /// When set, every payload has `platform: {"web":true}` and a `web` section (SPEC 5.6). Off by
     /// default, so that the payloads the differential test draws stay those it recorded.
     var webSections = false
+    /// When set, every payload has a `live_activity` section (SPEC 5.1.1). Off by default, for the same
+    /// reason as ``webSections``.
+    var liveActivitySections = false
 
     init(state: UInt64) { self.state = state }
 
