@@ -243,11 +243,15 @@ struct PipelineBenchmark: AsyncParsableCommand {
         print("")
         guard let worker = medians[.worker], let c = medians[.librdkafkaC] else { return }
         let ratio = worker.cpuMicrosecondsPerRecord / c.cpuMicrosecondsPerRecord
+        // Each run's two contenders ran one after the other, under much the same other load.
+        let runRatios = zip(results[.worker] ?? [], results[.librdkafkaC] ?? []).map {
+            String(format: "%.2f", $0.cpuMicrosecondsPerRecord / $1.cpuMicrosecondsPerRecord)
+        }
         print(
             String(
                 format:
-                    "worker / librdkafka-c: %.2f of the CPU per input (%.2f with each one's broker share); %.2f of the input records/s written, %.2f committed",
-                ratio,
+                    "worker / librdkafka-c: %.2f of the CPU per input (run by run: %@; %.2f with each one's broker share); %.2f of the input records/s written, %.2f committed",
+                ratio, runRatios.joined(separator: ", "),
                 (worker.cpuMicrosecondsPerRecord + worker.brokerMicrosecondsPerRecord)
                     / (c.cpuMicrosecondsPerRecord + c.brokerMicrosecondsPerRecord),
                 worker.writtenRecordsPerSecond / c.writtenRecordsPerSecond, worker.recordsPerSecond / c.recordsPerSecond
