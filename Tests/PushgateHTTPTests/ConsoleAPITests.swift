@@ -350,6 +350,18 @@ struct ConsoleAPITests {
             }
             #expect(outcome["topic"] as? String == "push.apns")
             #expect(outcome["format"] as? String == "apns")
+            #expect(outcome["value"] as? String == #"{"aps":{}}"#)
+            // One letter's re-drives: only its own, with the output's value.
+            let mine = try await console.json(
+                "/api/redrives?partition=\(letter["partition"]!)&offset=\(letter["offset"]!)")
+            let redrives = try #require(mine["redrives"] as? [[String: Any]])
+            #expect(redrives.count == 1 && redrives.first?["source"] as? String == source)
+            let outcomes = try #require(redrives.first?["outcomes"] as? [[String: Any]])
+            #expect(outcomes.contains { $0["topic"] as? String == "push.apns" && $0["value"] as? String != nil })
+            let none = try await console.json("/api/redrives?partition=0&offset=999999")
+            #expect((none["redrives"] as? [Any])?.isEmpty == true)
+            #expect(try await console.get("/api/redrives?partition=0").status == 400)
+            #expect(try await console.get("/api/redrives?partition=a&offset=1").status == 400)
         }
     }
 }

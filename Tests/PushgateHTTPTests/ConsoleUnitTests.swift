@@ -84,6 +84,35 @@ struct ConsoleUnitTests {
         #expect(follow.outcomes(of: "in:0:1")?.count == 2)
     }
 
+    /// Only the newest outputs keep their values, within a count and a byte limit; older ones keep their
+    /// place and format, and a dead letter never holds its value.
+    @Test func followThroughKeepsOnlyTheNewestValues() {
+        let follow = FollowThrough(recentLimit: 10, valueLimit: 2, valueByteLimit: 1_000)
+        follow.watch("in:0:1")
+        for offset in 0..<3 {
+            follow.addOutput(Self.output("push.apns", offset: Int64(offset), source: "in:0:1", format: "apns"))
+        }
+        follow.addDeadLetter(
+            topic: "push.dlq", partition: 0, offset: 7, source: "in:0:1", stage: "validate", format: nil)
+        let outcomes = follow.outcomes(of: "in:0:1") ?? []
+        #expect(outcomes.map(\.offset) == [0, 1, 2, 7])
+        #expect(
+            outcomes.map { $0.value.map { String(decoding: $0, as: UTF8.self) } } == [
+                nil, #"{"n":1}"#, #"{"n":2}"#, nil,
+            ])
+        // An unwatched source's output counts too, and keeps its value once watched.
+        follow.addOutput(Self.output("push.fcm", offset: 3, source: "in:0:2", format: "fcm"))
+        follow.watch("in:0:2")
+        #expect(follow.outcomes(of: "in:0:2")?.first?.value == Array(#"{"n":3}"#.utf8))
+        #expect(follow.outcomes(of: "in:0:1")?.compactMap(\.value).count == 1)
+        // The byte limit: a value larger than it is let go at once.
+        let small = FollowThrough(valueByteLimit: 10)
+        small.watch("in:0:1")
+        small.addOutput(Self.output("push.apns", offset: 12_345_678, source: "in:0:1", format: "apns"))
+        #expect(small.outcomes(of: "in:0:1")?.first?.value == nil)
+        #expect(small.outcomes(of: "in:0:1")?.first?.format == "apns")
+    }
+
     /// `console.html` with every part in place: the playground's editor and previews, and the console's own.
     @Test func theConsolePageHasEveryPart() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

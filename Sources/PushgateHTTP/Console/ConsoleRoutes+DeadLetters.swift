@@ -110,13 +110,36 @@ extension ConsoleRoutes {
         }
     }
 
-    /// The re-drives as the API shows them, each with its outcomes; a dead letter among the outcomes gets
-    /// its errors read back with it (the index keeps none).
-    func describe(_ written: [Redriver.Written]) async -> [ConsoleWire.Redrive] {
-        let outcomes = written.map { followThrough.outcomes(of: $0.source) ?? [] }
-        let places = outcomes.flatMap {
-            $0.filter(\.isDeadLetter).map { LetterReader.Place(partition: $0.partition, offset: $0.offset) }
+    /// `GET /api/redrives`: every re-drive, or with `partition` and `offset` those of one letter (with
+    /// its dead letters' errors read back).
+    func redrives(_ uri: String) async -> HTTPResponse {
+        let items = DeadLetterQuery.items(of: uri)
+        let partition = items["partition"].flatMap { $0.isEmpty ? nil : $0 }
+        let offset = items["offset"].flatMap { $0.isEmpty ? nil : $0 }
+        guard (partition == nil) == (offset == nil) else {
+            return .text(.badRequest, "give both partition and offset (a letter's), or neither\n")
         }
+        guard let partition, let offset else {
+            let all = await describe(redriver.written, readingErrors: false)
+            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: all)))
+        }
+        guard let partition = Int32(partition), let offset = Int64(offset) else {
+            return .text(.badRequest, "partition and offset must be integers\n")
+        }
+        let mine = redriver.written.filter { $0.letterPartition == partition && $0.letterOffset == offset }
+        return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: await describe(mine))))
+    }
+
+    /// The re-drives as the API shows them, each with its outcomes; when `readingErrors`, a dead letter
+    /// among the outcomes gets its errors read back with it (the index keeps none): for a few re-drives
+    /// (a letter's, a request's), not for every re-drive of the console.
+    func describe(_ written: [Redriver.Written], readingErrors: Bool = true) async -> [ConsoleWire.Redrive] {
+        let outcomes = written.map { followThrough.outcomes(of: $0.source) ?? [] }
+        let places =
+            readingErrors
+            ? outcomes.flatMap {
+                $0.filter(\.isDeadLetter).map { LetterReader.Place(partition: $0.partition, offset: $0.offset) }
+            } : []
         let read = places.isEmpty ? [:] : await letters.read(places)
         return zip(written, outcomes).map { written, outcomes in
             ConsoleWire.Redrive(
@@ -129,6 +152,7 @@ extension ConsoleRoutes {
                         let record = read[LetterReader.Place(partition: outcome.partition, offset: outcome.offset)]
                     {
                         outcome.errors = DeadLetter(record, keep: 0).errors
+                        outcome.errorsRead = true
                     }
                     return ConsoleWire.Outcome(outcome)
                 })

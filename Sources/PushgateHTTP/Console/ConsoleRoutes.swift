@@ -84,7 +84,7 @@ public struct ConsoleRoutes: HTTPRoutes {
         case (.POST, "/api/redrive"):
             return await redrive(body)
         case (.GET, "/api/redrives"):
-            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: await describe(redriver.written))))
+            return await redrives(uri)
         case (.GET, "/api/live"):
             return live()
         case (_, "/"), (_, "/index.html"), (_, "/api/config"), (_, "/api/dead-letters"), (_, "/api/dead-letter-ids"),

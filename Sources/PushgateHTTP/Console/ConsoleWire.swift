@@ -135,9 +135,9 @@ enum ConsoleWire {
             offset = outcome.offset
             format = outcome.format
             deadLetter = outcome.isDeadLetter
-            value = outcome.isDeadLetter ? nil : String(decoding: outcome.value, as: UTF8.self)
+            value = outcome.isDeadLetter ? nil : outcome.value.map { String(decoding: $0, as: UTF8.self) }
             stage = outcome.stage
-            errors = outcome.isDeadLetter ? outcome.errors : nil
+            errors = outcome.isDeadLetter && outcome.errorsRead ? outcome.errors : nil
         }
     }
 

@@ -9,6 +9,10 @@ import Synchronization
 /// A record may be translated before the console learns the offset it re-drove it at, so the most
 /// recent ``recentLimit`` other records are kept too, and looked through when a record is watched (not
 /// the dead letters there when the console started: they cannot name a record it re-drives).
+///
+/// What it keeps is bounded whatever the number of re-drives: the outputs' values (the part that weighs)
+/// only of the ``valueLimit`` most recent outputs, within ``valueByteLimit`` bytes; older outcomes keep
+/// where they are, their format and stage.
 public final class FollowThrough: Sendable {
     /// A record pushgate wrote for an input record.
     public struct Outcome: Sendable, Equatable {
@@ -22,16 +26,23 @@ public final class FollowThrough: Sendable {
         public var format: String?
         /// Whether it is a dead letter.
         public var isDeadLetter: Bool
-        /// Its value, the output JSON (a dead letter's value is the payload: not kept).
-        public var value: [UInt8]
+        /// Its value, the output JSON; `nil` for a dead letter (its value is the payload: not kept) and
+        /// for an output whose value was let go (only the most recent are kept).
+        public var value: [UInt8]?
         /// A dead letter's stage.
         public var stage: String?
         /// A dead letter's errors: empty here, read back with the letter when it is shown.
         public var errors: [DeadLetter.Problem]
+        /// Whether a dead letter's `errors` were read back.
+        public var errorsRead = false
     }
 
     /// How many records naming an unwatched source are kept, newest.
     public let recentLimit: Int
+    /// How many outputs' values are kept, newest (watched or not).
+    public let valueLimit: Int
+    /// How many bytes of outputs' values are kept at most.
+    public let valueByteLimit: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -40,6 +51,11 @@ public final class FollowThrough: Sendable {
         var recentOrder: [String] = []
         var recentStart = 0
         var seen: Set<Seen> = []
+        /// The outcomes holding a value, oldest first from `valuedStart`: where each is (its source, and
+        /// its place among the source's outcomes). A place whose outcomes are gone is skipped.
+        var valued: [(source: String, position: Int)] = []
+        var valuedStart = 0
+        var valueBytes = 0
     }
 
     private struct Seen: Hashable {
@@ -49,7 +65,11 @@ public final class FollowThrough: Sendable {
     }
 
     /// Creates an empty follow-through.
-    public init(recentLimit: Int = 20_000) { self.recentLimit = recentLimit }
+    public init(recentLimit: Int = 20_000, valueLimit: Int = 2_000, valueByteLimit: Int = 16 << 20) {
+        self.recentLimit = recentLimit
+        self.valueLimit = valueLimit
+        self.valueByteLimit = valueByteLimit
+    }
 
     /// Starts keeping what names `source` (`TOPIC:PARTITION:OFFSET`), including what was read already.
     public func watch(_ source: String) {
@@ -77,7 +97,7 @@ public final class FollowThrough: Sendable {
         topic: String, partition: Int32, offset: Int64, source: String, stage: String?, format: String?
     ) {
         let outcome = Outcome(
-            topic: topic, partition: partition, offset: offset, format: format, isDeadLetter: true, value: [],
+            topic: topic, partition: partition, offset: offset, format: format, isDeadLetter: true, value: nil,
             stage: stage, errors: [])
         add(outcome, source: source)
     }
@@ -88,25 +108,60 @@ public final class FollowThrough: Sendable {
             // A record read twice (a reader made again after a failure) counts once.
             let seen = Seen(topic: outcome.topic, partition: outcome.partition, offset: outcome.offset)
             guard state.seen.insert(seen).inserted else { return }
+            let position: Int
             if state.watched[source] != nil {
+                position = state.watched[source]?.count ?? 0
                 state.watched[source]?.append(outcome)
-                return
-            }
-            state.recent[source, default: []].append(outcome)
-            state.recentOrder.append(source)
-            while state.recentOrder.count - state.recentStart > limit {
-                let oldest = state.recentOrder[state.recentStart]
-                state.recentStart += 1
-                if let outcomes = state.recent.removeValue(forKey: oldest) {
-                    for old in outcomes {
-                        state.seen.remove(Seen(topic: old.topic, partition: old.partition, offset: old.offset))
+            } else {
+                position = state.recent[source]?.count ?? 0
+                state.recent[source, default: []].append(outcome)
+                state.recentOrder.append(source)
+                while state.recentOrder.count - state.recentStart > limit {
+                    let oldest = state.recentOrder[state.recentStart]
+                    state.recentStart += 1
+                    if let outcomes = state.recent.removeValue(forKey: oldest) {
+                        for old in outcomes {
+                            state.seen.remove(Seen(topic: old.topic, partition: old.partition, offset: old.offset))
+                            state.valueBytes -= old.value?.count ?? 0
+                        }
                     }
                 }
+                if state.recentStart > limit {
+                    state.recentOrder.removeFirst(state.recentStart)
+                    state.recentStart = 0
+                }
             }
-            if state.recentStart > limit {
-                state.recentOrder.removeFirst(state.recentStart)
-                state.recentStart = 0
+            if let value = outcome.value {
+                state.valued.append((source, position))
+                state.valueBytes += value.count
+                letValuesGo(&state)
             }
         }
     }
+
+    /// Drops the values of the oldest outcomes holding one until what is kept is within the limits.
+    private func letValuesGo(_ state: inout State) {
+        while state.valued.count - state.valuedStart > valueLimit || state.valueBytes > valueByteLimit,
+            state.valuedStart < state.valued.count
+        {
+            let (source, position) = state.valued[state.valuedStart]
+            state.valuedStart += 1
+            if let bytes = state.watched[source]?[safe: position]?.value?.count {
+                state.watched[source]?[position].value = nil
+                state.valueBytes -= bytes
+            } else if let bytes = state.recent[source]?[safe: position]?.value?.count {
+                state.recent[source]?[position].value = nil
+                state.valueBytes -= bytes
+            }
+        }
+        if state.valuedStart > valueLimit {
+            state.valued.removeFirst(state.valuedStart)
+            state.valuedStart = 0
+        }
+    }
+}
+
+extension Array {
+    /// The element at `index`, `nil` when it is out of bounds.
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

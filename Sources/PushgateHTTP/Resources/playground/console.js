@@ -173,8 +173,9 @@ function watchFollow() {
   const tick = async () => {
     if (consoleState.open !== l) return;
     let answer;
-    try { answer = await getJSON("/api/redrives"); } catch (e) { answer = null; }
-    const mine = answer && answer.redrives.filter(r => r.letter.partition === l.partition && r.letter.offset === l.offset);
+    try { answer = await getJSON("/api/redrives?partition=" + l.partition + "&offset=" + l.offset); }
+    catch (e) { answer = null; }
+    const mine = answer && answer.redrives;
     if (mine && consoleState.open === l) renderFollow(mine);
     const waiting = !mine || mine.some(r => r.outcomes.length === 0);
     if (waiting && Date.now() - started < 60000) consoleState.followTimer = setTimeout(tick, 1000);
@@ -200,8 +201,11 @@ function renderFollow(redrives) {
           problemList(o.errors || [], "problem"));
       } else {
         row.append(el("span", { class: "badge" }, o.format), o.topic + "[" + o.partition + "] @" + o.offset);
-        try { row.append(el("div", { class: "preview" }, drawPreview(o.format, JSON.parse(o.value)))); }
-        catch (e) { row.append(el("pre", { class: "value" }, o.value)); }
+        if (o.value === undefined) row.append(el("div", { class: "muted" }, "(value no longer kept: only the newest outputs' are)"));
+        else {
+          try { row.append(el("div", { class: "preview" }, drawPreview(o.format, JSON.parse(o.value)))); }
+          catch (e) { row.append(el("pre", { class: "value" }, o.value)); }
+        }
       }
       div.append(row);
     }
