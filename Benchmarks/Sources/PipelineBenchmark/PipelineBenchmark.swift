@@ -21,7 +21,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
             from the beginning with a fresh consumer group, in a process of its own:
               worker        `pushgate run` (translation, at-least-once commits, in-flight bound, per-key order)
               librdkafka-c  C on librdkafka: the worker's records from the file, same topics, keys, headers and \
-            values, the worker's producer settings, a delivery report per record, an input's offset stored once \
+            values, the worker's producer settings, each input's headers read through librdkafka (the worker \
+            forwards them), a delivery report per record, an input's offset stored once \
             its records and all earlier inputs of its partition are acknowledged (the transport's own price)
             The order rotates between runs; a librdkafka-c pass first warms the broker up (shown, not counted).
 
