@@ -10,13 +10,14 @@ import Testing
 /// the translator before it was rewritten for speed: any changed byte of any output fails it. Two more
 /// streams of 30,000 inputs each, whose payloads all have a `web` section (so `webpush` is routed too)
 /// or a `live_activity` section, must equal `Differential/reference-web.txt` and
-/// `Differential/reference-live-activity.txt`.
+/// `Differential/reference-live-activity.txt`. The streams run one after another (the suite is serialized):
+/// each keeps a core busy for its whole run, and the other suites' servers must still get to answer.
 ///
 /// Re-record (only for an intended change of output, after review) with
 /// `PUSHGATE_RECORD_DIFFERENTIAL=1 swift test --filter DifferentialTests`. To find which inputs differ,
 /// `PUSHGATE_DIFFERENTIAL_LINES=PATH` writes one line per input (index, kind, digest) to PATH.SEED
 /// (one file per stream): write them before and after a change and `diff` the files.
-@Suite struct DifferentialTests {
+@Suite(.serialized) struct DifferentialTests {
     /// One recorded stream of generated inputs: how many, from which seed, against which reference.
     struct Stream: Sendable {
         var count: Int
