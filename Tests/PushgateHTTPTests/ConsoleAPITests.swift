@@ -360,6 +360,15 @@ struct ConsoleAPITests {
             #expect(outcomes.contains { $0["topic"] as? String == "push.apns" && $0["value"] as? String != nil })
             let none = try await console.json("/api/redrives?partition=0&offset=999999")
             #expect((none["redrives"] as? [Any])?.isEmpty == true)
+            // From the n-th re-drive on, with the count of all: from the count, none.
+            let all = try await console.json("/api/redrives")
+            let total = try #require(all["total"] as? Int)
+            #expect(total == (all["redrives"] as? [Any])?.count && total >= 1)
+            let last = try await console.json("/api/redrives?from=\(total - 1)")
+            #expect((last["redrives"] as? [[String: Any]])?.map { $0["source"] as? String } == [source])
+            let later = try await console.json("/api/redrives?from=\(total)")
+            #expect((later["redrives"] as? [Any])?.isEmpty == true && later["total"] as? Int == total)
+            #expect(try await console.get("/api/redrives?from=-1").status == 400)
             #expect(try await console.get("/api/redrives?partition=0").status == 400)
             #expect(try await console.get("/api/redrives?partition=a&offset=1").status == 400)
         }

@@ -110,8 +110,8 @@ extension ConsoleRoutes {
         }
     }
 
-    /// `GET /api/redrives`: every re-drive, or with `partition` and `offset` those of one letter (with
-    /// its dead letters' errors read back).
+    /// `GET /api/redrives`: every re-drive, or those from the `from`-th on, or with `partition` and
+    /// `offset` those of one letter (with its dead letters' errors read back).
     func redrives(_ uri: String) async -> HTTPResponse {
         let items = DeadLetterQuery.items(of: uri)
         let partition = items["partition"].flatMap { $0.isEmpty ? nil : $0 }
@@ -119,15 +119,25 @@ extension ConsoleRoutes {
         guard (partition == nil) == (offset == nil) else {
             return .text(.badRequest, "give both partition and offset (a letter's), or neither\n")
         }
+        var from = 0
+        if let text = items["from"], !text.isEmpty {
+            guard let value = Int(text), value >= 0 else {
+                return .text(.badRequest, "from must be a non-negative integer\n")
+            }
+            from = value
+        }
+        let written = redriver.written
+        let since = written.dropFirst(from)
         guard let partition, let offset else {
-            let all = await describe(redriver.written, readingErrors: false)
-            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: all)))
+            let all = await describe(Array(since), readingErrors: false)
+            return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: all, total: written.count)))
         }
         guard let partition = Int32(partition), let offset = Int64(offset) else {
             return .text(.badRequest, "partition and offset must be integers\n")
         }
-        let mine = redriver.written.filter { $0.letterPartition == partition && $0.letterOffset == offset }
-        return .json(ConsoleWire.encode(ConsoleWire.RedriveList(redrives: await describe(mine))))
+        let mine = since.filter { $0.letterPartition == partition && $0.letterOffset == offset }
+        return .json(
+            ConsoleWire.encode(ConsoleWire.RedriveList(redrives: await describe(mine), total: written.count)))
     }
 
     /// The re-drives as the API shows them, each with its outcomes; when `readingErrors`, a dead letter

@@ -168,6 +168,8 @@ enum ConsoleWire {
 
     struct RedriveList: Encodable {
         var redrives: [Redrive]
+        /// How many re-drives this console has written in all.
+        var total: Int
     }
 
     struct Ids: Encodable {

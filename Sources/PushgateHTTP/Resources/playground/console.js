@@ -227,6 +227,9 @@ async function bulkRedrive() {
   $("bulk-redrive").disabled = true;
   let written = 0, already = 0;
   const sources = [];
+  // Only the re-drives from here on are followed (the list of every re-drive grows with each bulk).
+  let before = 0;
+  try { before = (await getJSON("/api/redrives?from=" + Number.MAX_SAFE_INTEGER)).total; } catch (e) { before = 0; }
   try {
     for (let i = 0; i < ids.length; i += 25) {
       const answer = await redrive(ids.slice(i, i + 25).map(([partition, offset]) => ({ partition, offset })));
@@ -240,15 +243,15 @@ async function bulkRedrive() {
   $("bulk-redrive").disabled = false;
   $("bulk-count").dataset.done = "true";
   loadLetters(true);  // the letters now carry their "re-driven" mark
-  followBulk(new Set(sources));
+  followBulk(new Set(sources), before);
 }
 
 // What became of a bulk re-drive: how many were translated, dead letters again, or still waiting.
-function followBulk(sources) {
+function followBulk(sources, from) {
   const started = Date.now();
   const tick = async () => {
     let answer;
-    try { answer = await getJSON("/api/redrives"); } catch (e) { return; }
+    try { answer = await getJSON("/api/redrives?from=" + from); } catch (e) { return; }
     let translated = 0, dead = 0, waiting = 0;
     for (const r of answer.redrives) {
       if (!sources.has(r.source)) continue;
