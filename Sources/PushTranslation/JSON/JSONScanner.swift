@@ -22,6 +22,10 @@ struct JSONScanner {
     let tokens: UnsafeMutablePointer<JSONToken>
     /// The number of tokens written.
     var tokenCount = 0
+    /// The decoded names of each object (by its token) with more than 16 members, made once a name of it
+    /// may be a duplicate (see ``isDuplicate(name:in:before:)``). Kept for the whole scan, so that a small
+    /// object has no set of its own to release.
+    private var largeObjectNames: [Int: Set<[UInt8]>] = [:]
 
     /// The tokens written so far.
     var writtenTokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: tokens, count: tokenCount) }
@@ -114,7 +118,6 @@ struct JSONScanner {
             return
         }
         var count = 0
-        var names: Set<[UInt8]>? = nil
         // The bits of the names seen (see ``scanMemberName()``): a name none of whose bits is set yet
         // cannot equal an earlier one, and needs no comparison. An escaped name has every bit, so it
         // and every name after it are compared (unless it is the first). So are all names after the
@@ -129,7 +132,7 @@ struct JSONScanner {
             let bits = try scanMemberName()
             let mayBeDuplicate = seenNames & bits != 0
             seenNames = count < 15 ? seenNames | bits : ~0
-            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
+            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count) {
                 let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
                 throw JSONParseFailure(
                     kind: .invalidJSON, offset: nameOffset,
@@ -180,7 +183,7 @@ struct JSONScanner {
     /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
     /// comparing decoded code points exactly (canonically equivalent spellings are different names):
     /// a linear scan for small objects, a set of decoded names once an object grows.
-    private func isDuplicate(name: Int, in object: Int, before count: Int, index names: inout Set<[UInt8]>?) -> Bool {
+    private mutating func isDuplicate(name: Int, in object: Int, before count: Int) -> Bool {
         let document = JSONDocument(bytes: bytes, tokens: writtenTokens)
         if count < 16 {
             var earlier = object + 1
@@ -190,16 +193,16 @@ struct JSONScanner {
             }
             return false
         }
-        if names == nil {
+        if largeObjectNames[object] == nil {
             var set = Set<[UInt8]>()
             var earlier = object + 1
             for _ in 0..<count {
                 set.insert(document.decodedBytes(earlier))
                 earlier = Int(tokens[earlier + 1].end)
             }
-            names = set
+            largeObjectNames[object] = set
         }
-        return names?.insert(document.decodedBytes(name)).inserted == false
+        return largeObjectNames[object]?.insert(document.decodedBytes(name)).inserted == false
     }
 
     // MARK: numbers and literals
