@@ -15,7 +15,9 @@ extension JSONWriter {
         needsComma = true
     }
 
-    /// Writes a string of the input, when given, as the member `key`.
+    /// Writes a string of the input, when given, as the member `key`. Inlined: the key's length is then
+    /// known where it is copied.
+    @inline(__always)
     mutating func member(_ key: StaticString, _ text: InputText?, _ document: JSONDocument) {
         guard let text else { return }
         guard !text.isEscaped else {
