@@ -92,6 +92,7 @@ extension JSONScanner {
             case UInt8(ascii: "\""):
                 appendString(start: start, end: index, isEscaped: true)
                 index += 1
+                looseCount &+= 1
                 return
             case UInt8(ascii: "\\"):
                 try scanEscape()

@@ -22,6 +22,9 @@ struct JSONScanner {
     let tokens: UnsafeMutablePointer<JSONToken>
     /// The number of tokens written.
     var tokenCount = 0
+    /// How many white space bytes and escaped strings were stepped over so far: a container whose count
+    /// changed between its brackets is not compact (its token's `isEscaped`).
+    var looseCount = 0
     /// The decoded names of each object (by its token) with more than 16 members, made once a name of it
     /// may be a duplicate (see ``isDuplicate(name:in:before:)``). Kept for the whole scan, so that a small
     /// object has no set of its own to release.
@@ -104,17 +107,21 @@ struct JSONScanner {
         tokenCount &+= 1  // at most bytes.count tokens: no overflow
     }
 
-    private mutating func close(_ container: Int, count: Int) {
+    /// Finishes the token of `container`: its element count, its end, and whether white space or an
+    /// escape came since `looseBefore` (``looseCount`` at its opening bracket).
+    private mutating func close(_ container: Int, count: Int, looseBefore: Int) {
         tokens[container].length = UInt32(truncatingIfNeeded: count)
         tokens[container].end = UInt32(truncatingIfNeeded: tokenCount)
+        tokens[container].isEscaped = looseCount != looseBefore
     }
 
     private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
         let object = append(.object, start: index, length: 0)
+        let looseBefore = looseCount
         index &+= 1
         if significantByte() == UInt8(ascii: "}") {
             index &+= 1
-            close(object, count: 0)
+            close(object, count: 0, looseBefore: looseBefore)
             return
         }
         var count = 0
@@ -147,7 +154,7 @@ struct JSONScanner {
                 index &+= 1
             case UInt8(ascii: "}"):
                 index &+= 1
-                close(object, count: count)
+                close(object, count: count, looseBefore: looseBefore)
                 return
             default:
                 throw invalid("expected ',' or '}' in an object")
@@ -157,10 +164,11 @@ struct JSONScanner {
 
     private mutating func scanArray(depth: Int) throws(JSONParseFailure) {
         let array = append(.array, start: index, length: 0)
+        let looseBefore = looseCount
         index &+= 1
         if significantByte() == UInt8(ascii: "]") {
             index &+= 1
-            close(array, count: 0)
+            close(array, count: 0, looseBefore: looseBefore)
             return
         }
         var count = 0
@@ -172,7 +180,7 @@ struct JSONScanner {
                 index &+= 1
             case UInt8(ascii: "]"):
                 index &+= 1
-                close(array, count: count)
+                close(array, count: count, looseBefore: looseBefore)
                 return
             default:
                 throw invalid("expected ',' or ']' in an array")
@@ -291,7 +299,9 @@ struct JSONScanner {
     private mutating func skipWhitespaceBytes() {
         while index < bytes.count {
             switch base[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                looseCount &+= 1
             default: return
             }
         }
