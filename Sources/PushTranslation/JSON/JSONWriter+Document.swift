@@ -15,11 +15,16 @@ extension JSONWriter {
         needsComma = true
     }
 
-    /// Writes a string of the input, when given, as the member `key`. Inlined: the key's length is then
-    /// known where it is copied.
+    /// Writes a string of the input, when given, as the member `key`. Inlined, so that an absent text (most
+    /// of the optional members an emitter lists) costs a test, not a call.
     @inline(__always)
     mutating func member(_ key: StaticString, _ text: InputText?, _ document: JSONDocument) {
         guard let text else { return }
+        member(key, given: text, document)
+    }
+
+    /// Writes a string of the input as the member `key`.
+    mutating func member(_ key: StaticString, given text: InputText, _ document: JSONDocument) {
         guard !text.isEscaped else {
             self.key(key)
             string(text, document)
