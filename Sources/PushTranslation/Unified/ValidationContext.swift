@@ -120,9 +120,38 @@ struct ValidationContext {
             let message = "expected an integer (no fraction or exponent), got \(document.number(token).text)"
             error(.wrongType, path(), message)
         } else {
-            let message =
-                "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
-            error(.outOfRange, path(), message)
+            error(.outOfRange, path(), Self.outOfRangeMessage(range, got: document.raw(token)))
+        }
+    }
+
+    /// `must be an integer from LOWER to UPPER, got NUMBER` (the number as written), written into one new
+    /// string: interpolating the bounds went through their generic descriptions and grew the string
+    /// several times.
+    private static func outOfRangeMessage(_ range: ClosedRange<Int64>, got number: UnsafeBufferPointer<UInt8>)
+        -> String
+    {
+        let parts: (StaticString, StaticString, StaticString) = ("must be an integer from ", " to ", ", got ")
+        let capacity =
+            parts.0.utf8CodeUnitCount + parts.1.utf8CodeUnitCount + parts.2.utf8CodeUnitCount + 2 * 20 + number.count
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var position = 0
+            func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+                position = buffer[position...].initialize(fromContentsOf: bytes)
+            }
+            func write(_ text: StaticString) {
+                write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            }
+            func write(_ value: Int64) {
+                if value < 0 { write("-") }
+                DecimalText.withDigits(of: value) { write($0.assumingMemoryBound(to: UInt8.self)) }
+            }
+            write(parts.0)
+            write(range.lowerBound)
+            write(parts.1)
+            write(range.upperBound)
+            write(parts.2)
+            write(number)
+            return position
         }
     }
 
