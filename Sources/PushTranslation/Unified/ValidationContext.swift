@@ -134,24 +134,36 @@ struct ValidationContext {
         let capacity =
             parts.0.utf8CodeUnitCount + parts.1.utf8CodeUnitCount + parts.2.utf8CodeUnitCount + 2 * 20 + number.count
         return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var position = 0
-            func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-                position = buffer[position...].initialize(fromContentsOf: bytes)
-            }
-            func write(_ text: StaticString) {
-                write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-            }
-            func write(_ value: Int64) {
-                if value < 0 { write("-") }
-                DecimalText.withDigits(of: value) { write($0.assumingMemoryBound(to: UInt8.self)) }
-            }
-            write(parts.0)
-            write(range.lowerBound)
-            write(parts.1)
-            write(range.upperBound)
-            write(parts.2)
-            write(number)
-            return position
+            var position = write(parts.0, into: buffer, at: 0)
+            position = write(range.lowerBound, into: buffer, at: position)
+            position = write(parts.1, into: buffer, at: position)
+            position = write(range.upperBound, into: buffer, at: position)
+            position = write(parts.2, into: buffer, at: position)
+            return buffer[position...].initialize(fromContentsOf: number)
+        }
+    }
+
+    /// Writes `text` into `buffer` at `position`: the position after it. (Functions of their own, not
+    /// closures over the position: a captured variable was checked for exclusive access at each use.)
+    private static func write(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int)
+        -> Int
+    {
+        buffer[position...].initialize(
+            fromContentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Writes the decimal text of `value` (with `-` when negative) into `buffer` at `position`: the position
+    /// after it.
+    private static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int)
+        -> Int
+    {
+        var position = position
+        if value < 0 {
+            buffer[position] = UInt8(ascii: "-")
+            position += 1
+        }
+        return DecimalText.withDigits(of: value) {
+            buffer[position...].initialize(fromContentsOf: $0.assumingMemoryBound(to: UInt8.self))
         }
     }
 
