@@ -78,8 +78,9 @@ public struct Message: Sendable, Equatable {
 
 /// iOS options of a notification.
 public struct IOSOptions: Sendable, Equatable {
-    /// `aps.badge`, the number as written in the input.
-    public var badge: JSONNumber?
+    /// `aps.badge`: the number in the input (a valid integer), written as it is written there. Kept by
+    /// its position, as texts are: no string is made of it.
+    public var badge: InputValue?
     /// `aps.sound`.
     public var sound: InputText?
     /// `aps.category`.

@@ -22,6 +22,13 @@ struct JSONScanner {
     let tokens: UnsafeMutablePointer<JSONToken>
     /// The number of tokens written.
     var tokenCount = 0
+    /// How many white space bytes and escaped strings were stepped over so far: a container whose count
+    /// changed between its brackets is not compact (its token's `isEscaped`).
+    var looseCount = 0
+    /// The decoded names of each object (by its token) with more than 16 members, made once a name of it
+    /// may be a duplicate (see ``isDuplicate(name:in:before:)``). Kept for the whole scan, so that a small
+    /// object has no set of its own to release.
+    private var largeObjectNames: [Int: Set<[UInt8]>] = [:]
 
     /// The tokens written so far.
     var writtenTokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: tokens, count: tokenCount) }
@@ -100,21 +107,24 @@ struct JSONScanner {
         tokenCount &+= 1  // at most bytes.count tokens: no overflow
     }
 
-    private mutating func close(_ container: Int, count: Int) {
+    /// Finishes the token of `container`: its element count, its end, and whether white space or an
+    /// escape came since `looseBefore` (``looseCount`` at its opening bracket).
+    private mutating func close(_ container: Int, count: Int, looseBefore: Int) {
         tokens[container].length = UInt32(truncatingIfNeeded: count)
         tokens[container].end = UInt32(truncatingIfNeeded: tokenCount)
+        tokens[container].isEscaped = looseCount != looseBefore
     }
 
     private mutating func scanObject(depth: Int) throws(JSONParseFailure) {
         let object = append(.object, start: index, length: 0)
+        let looseBefore = looseCount
         index &+= 1
         if significantByte() == UInt8(ascii: "}") {
             index &+= 1
-            close(object, count: 0)
+            close(object, count: 0, looseBefore: looseBefore)
             return
         }
         var count = 0
-        var names: Set<[UInt8]>? = nil
         // The bits of the names seen (see ``scanMemberName()``): a name none of whose bits is set yet
         // cannot equal an earlier one, and needs no comparison. An escaped name has every bit, so it
         // and every name after it are compared (unless it is the first). So are all names after the
@@ -129,7 +139,7 @@ struct JSONScanner {
             let bits = try scanMemberName()
             let mayBeDuplicate = seenNames & bits != 0
             seenNames = count < 15 ? seenNames | bits : ~0
-            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count, index: &names) {
+            if mayBeDuplicate && isDuplicate(name: name, in: object, before: count) {
                 let document = JSONDocument(bytes: bytes, tokens: writtenTokens).string(name)
                 throw JSONParseFailure(
                     kind: .invalidJSON, offset: nameOffset,
@@ -144,7 +154,7 @@ struct JSONScanner {
                 index &+= 1
             case UInt8(ascii: "}"):
                 index &+= 1
-                close(object, count: count)
+                close(object, count: count, looseBefore: looseBefore)
                 return
             default:
                 throw invalid("expected ',' or '}' in an object")
@@ -154,10 +164,11 @@ struct JSONScanner {
 
     private mutating func scanArray(depth: Int) throws(JSONParseFailure) {
         let array = append(.array, start: index, length: 0)
+        let looseBefore = looseCount
         index &+= 1
         if significantByte() == UInt8(ascii: "]") {
             index &+= 1
-            close(array, count: 0)
+            close(array, count: 0, looseBefore: looseBefore)
             return
         }
         var count = 0
@@ -169,7 +180,7 @@ struct JSONScanner {
                 index &+= 1
             case UInt8(ascii: "]"):
                 index &+= 1
-                close(array, count: count)
+                close(array, count: count, looseBefore: looseBefore)
                 return
             default:
                 throw invalid("expected ',' or ']' in an array")
@@ -180,7 +191,7 @@ struct JSONScanner {
     /// Whether the member name at token `name` equals one of the `count` earlier names of `object`,
     /// comparing decoded code points exactly (canonically equivalent spellings are different names):
     /// a linear scan for small objects, a set of decoded names once an object grows.
-    private func isDuplicate(name: Int, in object: Int, before count: Int, index names: inout Set<[UInt8]>?) -> Bool {
+    private mutating func isDuplicate(name: Int, in object: Int, before count: Int) -> Bool {
         let document = JSONDocument(bytes: bytes, tokens: writtenTokens)
         if count < 16 {
             var earlier = object + 1
@@ -190,16 +201,16 @@ struct JSONScanner {
             }
             return false
         }
-        if names == nil {
+        if largeObjectNames[object] == nil {
             var set = Set<[UInt8]>()
             var earlier = object + 1
             for _ in 0..<count {
                 set.insert(document.decodedBytes(earlier))
                 earlier = Int(tokens[earlier + 1].end)
             }
-            names = set
+            largeObjectNames[object] = set
         }
-        return names?.insert(document.decodedBytes(name)).inserted == false
+        return largeObjectNames[object]?.insert(document.decodedBytes(name)).inserted == false
     }
 
     // MARK: numbers and literals
@@ -288,7 +299,9 @@ struct JSONScanner {
     private mutating func skipWhitespaceBytes() {
         while index < bytes.count {
             switch base[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                looseCount &+= 1
             default: return
             }
         }

@@ -16,7 +16,9 @@ struct JSONToken {
     var end: UInt32
     /// The JSON type.
     var kind: Kind
-    /// String: whether the raw bytes hold a backslash escape.
+    /// String: whether the raw bytes hold a backslash escape. Object or array: whether its bytes hold white
+    /// space or an escaped string anywhere inside, so that they are not what writing the value gives (see
+    /// ``JSONDocument/compactBytes(_:)``).
     var isEscaped: Bool
 
     /// The JSON type name used in messages: `null`, `boolean`, `number`, `string`, `array`, `object`.

@@ -15,15 +15,30 @@ extension JSONWriter {
         needsComma = true
     }
 
-    /// Writes a string of the input, when given, as the member `key`.
+    /// Writes a string of the input, when given, as the member `key`. Inlined, so that an absent text (most
+    /// of the optional members an emitter lists) costs a test, not a call.
+    @inline(__always)
     mutating func member(_ key: StaticString, _ text: InputText?, _ document: JSONDocument) {
         guard let text else { return }
+        member(key, given: text, document)
+    }
+
+    /// Writes a string of the input as the member `key`. Inlined, so that the key's length is known where it
+    /// is copied; a text with escapes (rare) is written out of line.
+    @inline(__always)
+    mutating func member(_ key: StaticString, given text: InputText, _ document: JSONDocument) {
         guard !text.isEscaped else {
-            self.key(key)
-            string(text, document)
+            escapedMember(key, text, document)
             return
         }
         appendMember(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), document.raw(text))
+    }
+
+    /// Writes a string of the input that holds escapes as the member `key`.
+    @inline(never)
+    private mutating func escapedMember(_ key: StaticString, _ text: InputText, _ document: JSONDocument) {
+        self.key(key)
+        string(text, document)
     }
 
     /// Writes any value of the input, members and elements in their order.

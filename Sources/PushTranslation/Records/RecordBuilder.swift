@@ -237,26 +237,22 @@ struct RecordBuilder {
         text.reserveCapacity(
             record.pointee.topic.utf8.count + 2 + 2 * 20 + (id?.utf8.count ?? 0) + errorsJSON.count
                 + (first.map { $0.code.rawValue.utf8.count + $0.path.utf8.count + 2 + $0.message.utf8.count } ?? 0))
-        func part(_ append: (inout [UInt8]) -> Void) -> Range<Int> {
-            let start = text.count
-            append(&text)
-            return start..<text.count
-        }
-        let topic = part { $0.append(contentsOf: record.pointee.topic.utf8) }
+        let topic = Self.part(of: &text) { $0.append(contentsOf: record.pointee.topic.utf8) }
         text.append(UInt8(ascii: ":"))
-        let partition = part { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
+        let partition = Self.part(of: &text) { Self.appendDecimal(Int64(record.pointee.partition), to: &$0) }
         text.append(UInt8(ascii: ":"))
-        let offset = part { Self.appendDecimal(record.pointee.offset, to: &$0) }
-        let firstError = first.map { first in
-            (
-                part { $0.append(contentsOf: first.code.rawValue.utf8) },
-                part { first.appendExceptionMessage(to: &$0) }
+        let offset = Self.part(of: &text) { Self.appendDecimal(record.pointee.offset, to: &$0) }
+        var firstError: (code: Range<Int>, message: Range<Int>)?
+        if let first {
+            firstError = (
+                Self.part(of: &text) { $0.append(contentsOf: first.code.rawValue.utf8) },
+                Self.part(of: &text) { first.appendExceptionMessage(to: &$0) }
             )
         }
         // Without an id, pushgate-id is TOPIC:PARTITION:OFFSET, which the buffer holds already.
-        let pushgateID =
-            id.map { id in part { $0.append(contentsOf: id.utf8) } } ?? (topic.lowerBound..<offset.upperBound)
-        let errorsValue = part { $0.append(contentsOf: errorsJSON) }
+        var pushgateID = topic.lowerBound..<offset.upperBound
+        if let id { pushgateID = Self.part(of: &text) { $0.append(contentsOf: id.utf8) } }
+        let errorsValue = Self.part(of: &text) { $0.append(contentsOf: errorsJSON) }
         var headers = forwardedHeaders
         headers.reserveCapacity(forwardedHeaders.count + 9)
         headers.append(RecordHeader(name: "__connect.errors.topic", bytes: text[topic]))
@@ -273,6 +269,15 @@ struct RecordBuilder {
         return OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
             value: record.pointee.value[...], headers: headers)
+    }
+
+    /// Where `append` wrote in `text`. (A function of its own: a local one capturing `text` made each
+    /// access to it a dynamic exclusivity check.)
+    @inline(__always)
+    private static func part(of text: inout [UInt8], _ append: (inout [UInt8]) -> Void) -> Range<Int> {
+        let start = text.count
+        append(&text)
+        return start..<text.count
     }
 
     /// The report of the dead letter ``deadLetter(stage:format:errors:id:)`` builds from the same arguments.

@@ -12,6 +12,21 @@ enum IntegerText: Equatable {
         var index = 0
         let negative = text.first == UInt8(ascii: "-")
         if negative { index = 1 }
+        // Up to 18 digits cannot overflow: no overflow checks (most numbers are short).
+        if text.count &- index <= 18 {
+            var value: Int64 = 0
+            while index < text.count {
+                let digit = text[index] &- UInt8(ascii: "0")
+                guard digit < 10 else {
+                    self = .notInteger
+                    return
+                }
+                value = value &* 10 &+ Int64(digit)
+                index &+= 1
+            }
+            self = .value(negative ? 0 &- value : value)
+            return
+        }
         // Accumulate negatively so that Int64.min fits.
         var value: Int64 = 0
         var overflow = false

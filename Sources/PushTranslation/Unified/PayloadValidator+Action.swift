@@ -71,7 +71,7 @@ extension PayloadValidator {
             context.error(.missingField, JSONPointer.appending(path(), "name"), "a button needs a name (its title)")
         }
         guard let type else { return nil }
-        let kind = actionKind(type)
+        let kind = Self.actionKind(type, document)
         checkValue(of: kind, type, value, JSONPointer.appending(path(), "value"))
         guard context.errors.count == errorsBefore else { return nil }
         var action = NotificationAction(object: InputValue(token: object), type: type, kind: kind)
@@ -84,7 +84,9 @@ extension PayloadValidator {
         return action
     }
 
-    private func actionKind(_ type: InputText) -> NotificationAction.Kind {
+    /// The kind of an action's `type`. Static: a method of the validator (a large value) called from a
+    /// mutating one was given a copy of it.
+    private static func actionKind(_ type: InputText, _ document: JSONDocument) -> NotificationAction.Kind {
         if document.textEquals(type, "url") { return .url }
         if document.textEquals(type, "dial") { return .dial }
         if document.textEquals(type, "openApp") { return .openApp }

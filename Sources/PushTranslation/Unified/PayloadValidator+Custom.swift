@@ -75,7 +75,7 @@ extension PayloadValidator {
         switch key {
         case .ios_badge:
             if context.integer(value, path(), in: 0...Int64(Int32.max)) != nil {
-                notification.ios.badge = document.number(value)
+                notification.ios.badge = InputValue(token: value)
             }
         case .ios_content_available: notification.ios.contentAvailable = context.bool(value, path()) ?? false
         case .ios_mutable_content: notification.ios.mutableContent = context.bool(value, path()) ?? false

@@ -120,9 +120,50 @@ struct ValidationContext {
             let message = "expected an integer (no fraction or exponent), got \(document.number(token).text)"
             error(.wrongType, path(), message)
         } else {
-            let message =
-                "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(document.number(token).text)"
-            error(.outOfRange, path(), message)
+            error(.outOfRange, path(), Self.outOfRangeMessage(range, got: document.raw(token)))
+        }
+    }
+
+    /// `must be an integer from LOWER to UPPER, got NUMBER` (the number as written), written into one new
+    /// string: interpolating the bounds went through their generic descriptions and grew the string
+    /// several times.
+    private static func outOfRangeMessage(_ range: ClosedRange<Int64>, got number: UnsafeBufferPointer<UInt8>)
+        -> String
+    {
+        let parts: (StaticString, StaticString, StaticString) = ("must be an integer from ", " to ", ", got ")
+        let capacity =
+            parts.0.utf8CodeUnitCount + parts.1.utf8CodeUnitCount + parts.2.utf8CodeUnitCount + 2 * 20 + number.count
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var position = write(parts.0, into: buffer, at: 0)
+            position = write(range.lowerBound, into: buffer, at: position)
+            position = write(parts.1, into: buffer, at: position)
+            position = write(range.upperBound, into: buffer, at: position)
+            position = write(parts.2, into: buffer, at: position)
+            return buffer[position...].initialize(fromContentsOf: number)
+        }
+    }
+
+    /// Writes `text` into `buffer` at `position`: the position after it. (Functions of their own, not
+    /// closures over the position: a captured variable was checked for exclusive access at each use.)
+    private static func write(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int)
+        -> Int
+    {
+        buffer[position...].initialize(
+            fromContentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Writes the decimal text of `value` (with `-` when negative) into `buffer` at `position`: the position
+    /// after it.
+    private static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int)
+        -> Int
+    {
+        var position = position
+        if value < 0 {
+            buffer[position] = UInt8(ascii: "-")
+            position += 1
+        }
+        return DecimalText.withDigits(of: value) {
+            buffer[position...].initialize(fromContentsOf: $0.assumingMemoryBound(to: UInt8.self))
         }
     }
 

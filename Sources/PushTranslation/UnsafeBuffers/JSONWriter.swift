@@ -129,19 +129,54 @@ public struct JSONWriter: ~Copyable {
         assertInvariant()
     }
 
-    /// Appends bytes as they are (short runs byte by byte: a call to memmove costs more).
+    /// Appends bytes as they are (short runs by ``copyBytes(_:_:count:)``: a call to memmove costs more).
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         reserve(bytes.count)
-        let destination = start + count
-        if bytes.count <= 16 {
-            for offset in 0..<bytes.count { destination[offset] = base[offset] }
-        } else {
-            destination.update(from: base, count: bytes.count)
-        }
+        Self.copyBytes(base, start + count, count: bytes.count)
         count += bytes.count
         assertInvariant()
+    }
+
+    /// Copies `count` bytes from `source` to `destination` (which do not overlap). Up to 32 bytes with a
+    /// few loads and stores of whole words, the last ones overlapping the first (a byte loop took four
+    /// instructions a byte, and a call to memmove costs more); longer runs with memmove.
+    @inline(__always)
+    static func copyBytes(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, count: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(destination)
+        if count >= 8 {
+            guard count <= 32 else {
+                destination.update(from: source, count: count)
+                return
+            }
+            // Each load before its store: 8...16 bytes are the first and last word; 17...32 the first
+            // two and the last two.
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            if count > 16 {
+                let second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let third = from.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self)
+                to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+                to.storeBytes(of: third, toByteOffset: count &- 16, as: UInt64.self)
+            }
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count > 0 {
+            // 1...3 bytes: the first, the middle and the last (some the same byte).
+            let first = source[0]
+            let middle = source[count >> 1]
+            let last = source[count &- 1]
+            destination[0] = first
+            destination[count >> 1] = middle
+            destination[count &- 1] = last
+        }
     }
 
     /// Appends two bytes.
@@ -200,13 +235,7 @@ public struct JSONWriter: ~Copyable {
         }
         start[position] = UInt8(ascii: "\"")
         position += 1
-        if let base = bytes.baseAddress {
-            if bytes.count <= 16 {
-                for offset in 0..<bytes.count { start[position + offset] = base[offset] }
-            } else {
-                (start + position).update(from: base, count: bytes.count)
-            }
-        }
+        if let base = bytes.baseAddress { Self.copyBytes(base, start + position, count: bytes.count) }
         position += bytes.count
         start[position] = UInt8(ascii: "\"")
         position += 1
@@ -243,15 +272,11 @@ public struct JSONWriter: ~Copyable {
         assertInvariant()
     }
 
-    /// Copies `bytes` to `destination` (short runs byte by byte: a call to memmove costs more).
+    /// Copies `bytes` to `destination` (see ``copyBytes(_:_:count:)``).
     @inline(__always)
     private func copy(_ bytes: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
-        if bytes.count <= 16 {
-            for offset in 0..<bytes.count { destination[offset] = base[offset] }
-        } else {
-            destination.update(from: base, count: bytes.count)
-        }
+        Self.copyBytes(base, destination, count: bytes.count)
     }
 
     /// Writes a string value.

@@ -67,7 +67,7 @@ enum APSWriter {
         }
         if let badge = ios.badge {
             writer.key("badge")
-            writer.number(badge)
+            writer.value(badge.token, document)
         }
         writer.member("sound", ios.sound, document)
         writer.member("thread-id", ios.threadID, document)

@@ -76,14 +76,19 @@ struct AdobeCarouselEmitter: Emitter {
                     .overriddenField, at: "/custom/ios_category",
                     "adobe-carousel always sends category AEPNotification; this category is not used"))
         }
-        if let title = notification.message.title.map(document.characterCount), title > Self.titleGuidance {
+        // A text has at most as many characters as raw bytes: only a longer one needs counting.
+        if let title = notification.message.title, title.length > Self.titleGuidance,
+            case let title = document.characterCount(title), title > Self.titleGuidance
+        {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/title",
                     "\(title) characters; Adobe's carousel guidance is at most \(Self.titleGuidance), longer titles may be cut"
                 ))
         }
-        if let body = notification.message.body.map(document.characterCount), body > Self.bodyGuidance {
+        if let body = notification.message.body, body.length > Self.bodyGuidance,
+            case let body = document.characterCount(body), body > Self.bodyGuidance
+        {
             warnings.append(
                 Diagnostic(
                     .textTooLong, at: "/message/body",

@@ -35,7 +35,11 @@ struct AndroidExpandableEmitter: Emitter {
             writer.key("expandable")
             writer.beginObject()
             writer.key("type")
-            writer.string(expandable.kind.rawValue)
+            // The kind's name (its raw value) as a literal: no string to copy and scan for escapes.
+            switch expandable.kind {
+            case .text: writer.literal("text")
+            case .image: writer.literal("image")
+            }
             writer.key("value")
             writer.string(expandable.value, document)
             if let actions = notification.actions {
