@@ -162,7 +162,6 @@ extension ConsoleRoutes {
                         let record = read[LetterReader.Place(partition: outcome.partition, offset: outcome.offset)]
                     {
                         outcome.errors = DeadLetter(record, keep: 0).errors
-                        outcome.errorsRead = true
                     }
                     return ConsoleWire.Outcome(outcome)
                 })

@@ -137,7 +137,7 @@ enum ConsoleWire {
             deadLetter = outcome.isDeadLetter
             value = outcome.isDeadLetter ? nil : outcome.value.map { String(decoding: $0, as: UTF8.self) }
             stage = outcome.stage
-            errors = outcome.isDeadLetter && outcome.errorsRead ? outcome.errors : nil
+            errors = outcome.isDeadLetter ? outcome.errors : nil
         }
     }
 

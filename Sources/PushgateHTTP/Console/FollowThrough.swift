@@ -31,10 +31,8 @@ public final class FollowThrough: Sendable {
         public var value: [UInt8]?
         /// A dead letter's stage.
         public var stage: String?
-        /// A dead letter's errors: empty here, read back with the letter when it is shown.
-        public var errors: [DeadLetter.Problem]
-        /// Whether a dead letter's `errors` were read back.
-        public var errorsRead = false
+        /// A dead letter's errors: `nil` here, read back with the letter when it is shown.
+        public var errors: [DeadLetter.Problem]?
     }
 
     /// How many records naming an unwatched source are kept, newest.
@@ -88,7 +86,7 @@ public final class FollowThrough: Sendable {
         let outcome = Outcome(
             topic: message.topic, partition: message.partition, offset: message.offset,
             format: DeadLetter.text(of: "pushgate-format", in: message.headers), isDeadLetter: false,
-            value: message.value, stage: nil, errors: [])
+            value: message.value, stage: nil, errors: nil)
         add(outcome, source: source)
     }
 
@@ -98,7 +96,7 @@ public final class FollowThrough: Sendable {
     ) {
         let outcome = Outcome(
             topic: topic, partition: partition, offset: offset, format: format, isDeadLetter: true, value: nil,
-            stage: stage, errors: [])
+            stage: stage, errors: nil)
         add(outcome, source: source)
     }
 
