@@ -7,8 +7,8 @@ import Synchronization
 /// them together afterwards: one tracker lock, one slot release and one metrics update per poll, not
 /// per record. A delivery failure goes to the in-flight limiter, which stops the pipeline.
 ///
-/// What it gathers is only touched on the producer's poll thread (delivery reports, then ``settle()``
-/// after the poll that served them), behind a mutex that is never contended.
+/// What it gathers is only touched on the thread that serves the producer's reports (delivery reports,
+/// then ``settle()`` after the poll that served them), behind a mutex that is never contended.
 final class DeliveryLedger: Sendable {
     private struct Gathered {
         var finished: [OffsetTracker.Ticket] = []

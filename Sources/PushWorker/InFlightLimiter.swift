@@ -1,9 +1,9 @@
 import Synchronization
 
-/// Bounds how many input records are in flight (read, not yet fully acknowledged): the consume loop
-/// takes slots for a whole batch in ``acquire(_:)``, waiting while they are not all free, and delivery
-/// reports ``release(_:)`` slots from the producer's poll thread. A waiter is woken once when its whole
-/// batch fits, not per released slot. A delivery failure ``fail(_:)``s it, which wakes and fails every
+/// Bounds how many input records are in flight (read, not yet fully acknowledged): the worker's pipeline
+/// thread takes a slot per record with ``take()`` while there is ``hasRoom``, the replayer takes slots
+/// with ``acquire(_:)``, waiting while they are not all free, and delivery reports ``release(_:)`` them.
+/// A waiter is woken once when its whole batch fits, not per released slot. A delivery failure ``fail(_:)``s it, which wakes and fails every
 /// waiter.
 ///
 /// Its state is behind a mutex; continuations are resumed after it is released.
@@ -30,6 +30,18 @@ final class InFlightLimiter: Sendable {
 
     /// How many records are in flight.
     var count: Int { state.withLock { $0.inFlight } }
+
+    /// Whether one more slot is free now.
+    var hasRoom: Bool {
+        let limit = self.limit
+        return state.withLock { $0.inFlight < limit }
+    }
+
+    /// Takes one slot at once, free or not: for a reader that checked ``hasRoom`` first (or that must
+    /// take a record it was handed anyway).
+    func take() {
+        state.withLock { $0.inFlight += 1 }
+    }
 
     /// Takes `count` slots (at most the limit), waiting until they are all free; earlier waiters are
     /// served first. Throws the failure, or `CancellationError`.

@@ -94,17 +94,11 @@ final class OffsetTracker: Sendable {
     private let state = Mutex(State())
     /// Signalled when records finish (or the pipeline stops) while a revocation waits for them.
     private let progress = DispatchSemaphore(value: 0)
-    private let changes = Atomic<UInt64>(0)
-
-    /// Counts assignments and revocations: while it has not changed since a ticket was issued, the ticket
-    /// is current (``isCurrent(_:)``) without taking the lock.
-    var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Starts tracking `assigned` partitions under `epoch`.
     func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
         state.withLock { state in
             for partition in assigned { state.partitions[partition] = PartitionState(epoch: epoch) }
-            changes.add(1, ordering: .releasing)
         }
     }
 
@@ -125,20 +119,10 @@ final class OffsetTracker: Sendable {
         }
     }
 
-    /// Registers read records, in order, each with its count of outputs, under one lock; each ticket as
-    /// ``begin(_:outputs:)`` gives it.
-    func begin(_ messages: [KafkaConsumerMessage], outputs: (Int) -> Int) -> [Ticket?] {
-        messages.withUnsafeBufferPointer { messages in
-            state.withLock { state in
-                // Only the fields it needs are read: passing the message would copy it (retaining its key,
-                // value and headers) for every record.
-                messages.indices.map {
-                    Self.begin(
-                        messages[$0].topicPartition, offset: messages[$0].offset,
-                        epoch: messages[$0].assignmentEpoch, outputs: outputs($0), in: &state)
-                }
-            }
-        }
+    /// Registers the record at `offset` of `partition`, read under assignment `epoch`, as
+    /// ``begin(_:outputs:)`` does.
+    func begin(_ partition: KafkaTopicPartition, offset: Int64, epoch: UInt64, outputs: Int) -> Ticket? {
+        state.withLock { Self.begin(partition, offset: offset, epoch: epoch, outputs: outputs, in: &$0) }
     }
 
     private static func begin(
@@ -218,7 +202,12 @@ final class OffsetTracker: Sendable {
     /// Stops tracking `revoked`: refuses their new records, waits up to `timeout` for their records in
     /// flight (not at all once the pipeline has stopped), and returns the offsets to commit for them.
     /// Called on the consumer's poll thread; only one revocation runs at a time.
-    func revoke(_ revoked: [KafkaTopicPartition], waitingUpTo timeout: Duration) -> [KafkaTopicPartitionOffset] {
+    /// With `serve`, the wait is spent serving what finishes records (a producer's delivery reports on
+    /// the same thread), up to the given time per call, instead of sleeping.
+    func revoke(
+        _ revoked: [KafkaTopicPartition], waitingUpTo timeout: Duration,
+        serving serve: (@Sendable (Duration) -> Void)? = nil
+    ) -> [KafkaTopicPartitionOffset] {
         let deadline = ContinuousClock.now + timeout
         state.withLock { state in
             for partition in revoked { state.partitions[partition]?.revoking = true }
@@ -231,6 +220,10 @@ final class OffsetTracker: Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             if drained || remaining <= .zero { break }
+            if let serve {
+                serve(min(remaining, .milliseconds(10)))
+                continue
+            }
             let nanoseconds =
                 remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
             _ = progress.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
@@ -244,7 +237,6 @@ final class OffsetTracker: Sendable {
                 }
                 state.partitions[partition] = nil
             }
-            changes.add(1, ordering: .releasing)
             return result
         }
         // A wake-up signalled after the last look would end the next revocation's first wait early;
@@ -260,12 +252,15 @@ final class OffsetTracker: Sendable {
 struct OffsetTrackingRebalanceListener: KafkaRebalanceListener {
     let tracker: OffsetTracker
     let revokeDrainTimeout: Duration
+    /// What finishes records while a revocation waits for them, when it must run on the waiting thread
+    /// (``OffsetTracker/revoke(_:waitingUpTo:serving:)``).
+    var serveWhileDraining: (@Sendable (Duration) -> Void)? = nil
 
     func partitionsAssigned(_ partitions: [KafkaTopicPartition], epoch: UInt64) {
         tracker.assign(partitions, epoch: epoch)
     }
 
     func partitionsRevoked(_ partitions: [KafkaTopicPartition], lost: Bool) -> [KafkaTopicPartitionOffset] {
-        tracker.revoke(partitions, waitingUpTo: lost ? .zero : revokeDrainTimeout)
+        tracker.revoke(partitions, waitingUpTo: lost ? .zero : revokeDrainTimeout, serving: serveWhileDraining)
     }
 }

@@ -26,7 +26,7 @@ final class DeliveryContext: Sendable {
 /// The delivery of one input's records: the receiver of each of their reports. The input is finished
 /// when the last is acknowledged; the ledger then settles it with the others of the same poll.
 ///
-/// Its reports all arrive on the producer's one poll thread; what they change is atomic, or behind a
+/// Its reports all arrive on the one thread that serves the producer's reports; what they change is atomic, or behind a
 /// mutex that is never contended (the tally, changed only when a record is replaced).
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// The input as it was translated, to translate a replacement from. The input alone, not the read
@@ -35,8 +35,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     private let input: InputRecord
     private let ticket: OffsetTracker.Ticket
     /// Not retained: the worker keeps the context for as long as its producer reports deliveries, and a
-    /// context retained and released by every input, on the lanes and on the poll thread, would make all
-    /// of them contend for one reference count.
+    /// context retained and released by every input would cost two atomic operations per input.
     private let unretainedContext: Unmanaged<DeliveryContext>
     private var context: DeliveryContext { unretainedContext.takeUnretainedValue() }
     /// Records not acknowledged yet.
@@ -100,7 +99,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
         return context.translator.deadLetter(replacing: refused, of: input, reason: error.codeName)
     }
 
-    /// Writes from a task: this runs on the producer's poll thread, which must not wait for room.
+    /// Writes from a task: this runs on the thread that serves the reports, which must not wait for room.
     /// A replacement over the record size limit is written without its value, as any dead letter is.
     private func write(_ record: OutputRecord) {
         let context = self.context

@@ -11,6 +11,17 @@ extension InputRecord {
     }
 }
 
+extension InputRecord {
+    /// The translator's copy of a record read in place.
+    init(_ record: KafkaRecordView) {
+        self.init(
+            topic: record.topic, partition: record.partition, offset: record.offset,
+            key: record.withKey { $0.map { Array($0) } }, value: record.withValue { Array($0) },
+            headers: record.headers { RecordHeader(name: $0, value: $1.map { Array($0) }) },
+            timestampMs: record.timestampMs)
+    }
+}
+
 extension KafkaProducerMessage {
     /// The Kafka record of a translator output: same topic, key, value and headers; the partitioner
     /// chooses the partition from the key.

@@ -9,7 +9,7 @@ import Synchronization
 /// nothing by default). Per-label metrics (format) are built up front; those whose labels are only known
 /// at run time (stage and code, partition, error code) are created on first use and cached under a lock.
 ///
-/// Every method may be called from any thread (consume task, librdkafka poll threads).
+/// Every method may be called from any thread (the pipeline thread, tasks, librdkafka's threads).
 public final class WorkerMetrics: Sendable {
     /// The `format` label of dead letters in ``MetricName/recordsProduced``.
     public static let deadLetterFormat = "dead-letter"
@@ -45,8 +45,7 @@ public final class WorkerMetrics: Sendable {
     /// One input record read.
     func recordConsumed(_ count: Int = 1) { consumed.increment(by: count) }
 
-    /// Translations took `nanoseconds` each: recorded together after a lane's share of a batch, so that
-    /// lanes do not take the histogram's lock in turn for every input.
+    /// Translations took `nanoseconds` each: recorded together after each batch of records read.
     func recordTranslations(nanoseconds: [UInt64]) {
         for duration in nanoseconds { translationDuration.recordNanoseconds(Int64(clamping: duration)) }
     }

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// A dedicated poll thread calls `rd_kafka_consumer_poll` and serves librdkafka's callbacks (rebalance,
 /// logs, statistics, errors); records reach async code through ``messages``. When the application falls
-/// behind by ``KafkaConsumerConfiguration/bufferedMessages`` records, the poll thread waits.
+/// behind by ``KafkaConsumerConfiguration/bufferedMessages`` records, the poll thread waits. Records may
+/// instead be handled in place on the poll thread: by a record handler, or by an inline reader
+/// (``KafkaInlineReading``) that also serves a producer's delivery reports there.
 public final class KafkaConsumer: Sendable {
     private let client: RDKafkaClient
     private let pollThread: PollThread
@@ -14,6 +16,10 @@ public final class KafkaConsumer: Sendable {
     private let membership: ConsumerGroupMembership
     private let fetcherWakeUp: FetcherWakeUp
     private let closed = Mutex(false)
+    /// Whether an inline reader still takes records (``stopReading()``).
+    private let readingStopped = StopFlag()
+    /// The consumer's queue as watched by an inline reader's signal, and the signal.
+    private let signalled: (queue: RDKafkaPointer, signal: KafkaEventSignal)?
 
     /// The records read, to be iterated by one task.
     public let messages: KafkaConsumerMessages
@@ -27,12 +33,16 @@ public final class KafkaConsumer: Sendable {
     ///   - recordHandler: when given, every record is handed to it in place, on the poll thread, instead
     ///     of to ``messages`` (which then only ends, or throws a fatal error): for reading a topic whole
     ///     at librdkafka's pace, keeping only part of each record. Keep it short and never block.
+    ///   - inlineReading: when given (and no `recordHandler`), records are handled in place on the poll
+    ///     thread as it says, with the application's other events served between them; ``messages``
+    ///     then only ends, or throws a fatal error.
     public init(
         configuration: KafkaConsumerConfiguration, logger: Logger,
         rebalanceListener: (any KafkaRebalanceListener)? = nil,
         statisticsHandler: (@Sendable (String) -> Void)? = nil,
         errorHandler: (@Sendable (KafkaError) -> Void)? = nil,
-        recordHandler: (@Sendable (KafkaRecordView) -> Void)? = nil
+        recordHandler: (@Sendable (KafkaRecordView) -> Void)? = nil,
+        inlineReading: KafkaInlineReading? = nil
     ) throws(KafkaError) {
         let buffer = ConsumerMessageBuffer(capacity: configuration.bufferedMessages)
         let membership = ConsumerGroupMembership(listener: rebalanceListener, logger: logger)
@@ -75,12 +85,33 @@ public final class KafkaConsumer: Sendable {
         let flow = ConsumerFlowControl(maxPollIntervalMs: maxPollInterval ?? 300_000, logger: logger)
         let wakeUp = FetcherWakeUp(handle: client.handle)
         self.fetcherWakeUp = wakeUp
-        self.pollThread = PollThread(name: "kafka-consumer-poll") {
-            KafkaConsumer.pollOnce(
-                client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, wakeUp: wakeUp,
-                timeoutMs: timeout, recordHandler: recordHandler)
+        if let inlineReading, recordHandler == nil, let queue = rd_kafka_queue_get_consumer(client.handle) {
+            inlineReading.signal.watch(queue)
+            self.signalled = (RDKafkaPointer(queue), inlineReading.signal)
+            let readingStopped = self.readingStopped
+            self.pollThread = PollThread(
+                name: "kafka-consumer-poll",
+                poll: {
+                    KafkaConsumer.pollInline(
+                        client: client, inline: inlineReading, stopped: readingStopped, membership: membership,
+                        topics: topics, flow: flow, wakeUp: wakeUp, timeoutMs: timeout)
+                }, interruptPoll: { inlineReading.signal.wake() })
+        } else {
+            self.signalled = nil
+            self.pollThread = PollThread(name: "kafka-consumer-poll") {
+                KafkaConsumer.pollOnce(
+                    client: client, buffer: buffer, membership: membership, topics: topics, flow: flow, wakeUp: wakeUp,
+                    timeoutMs: timeout, recordHandler: recordHandler)
+            }
         }
         pollThread.start()
+    }
+
+    /// An inline reader takes no more records from now on (graceful shutdown); its poll thread goes on
+    /// serving events, the group's and the application's.
+    public func stopReading() {
+        readingStopped.stop()
+        signalled?.signal.wake()
     }
 
     /// The fatal error librdkafka raised, if any.
@@ -144,8 +175,13 @@ public final class KafkaConsumer: Sendable {
         let client = self.client
         let buffer = self.buffer
         let wakeUp = self.fetcherWakeUp
+        let signalled = self.signalled
         await pollThread.stop {
             wakeUp.close()
+            if let signalled {
+                signalled.signal.unwatch(signalled.queue.raw)
+                rd_kafka_queue_destroy(signalled.queue.raw)
+            }
             let code = rd_kafka_consumer_close(client.handle)
             if code != RD_KAFKA_RESP_ERR_NO_ERROR {
                 client.callbacks.logger.warning("consumer close: \(KafkaError(code))")

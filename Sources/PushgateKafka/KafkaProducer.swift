@@ -22,6 +22,17 @@ public final class KafkaProducer: Sendable {
     private let producing = Atomic<Int>(0)
     private let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
+    /// The main queue of a producer whose events wake a ``KafkaEventSignal``, and the signal.
+    private let signalled = Mutex<(queue: RDKafkaPointer, signal: KafkaEventSignal)?>(nil)
+
+    /// Which thread serves a producer's delivery reports and other events.
+    public enum ReportServing: Sendable {
+        /// The producer's own poll thread.
+        case ownThread
+        /// The application's, through ``KafkaProducer/serveReports(waitingUpToMs:)``: the thread that
+        /// reads and produces serves them between records, with no thread between it and librdkafka.
+        case caller
+    }
 
     /// Creates a producer and starts its poll thread.
     /// - Parameters:
@@ -37,7 +48,8 @@ public final class KafkaProducer: Sendable {
         statisticsHandler: (@Sendable (String) -> Void)? = nil,
         fatalErrorHandler: (@Sendable (KafkaError) -> Void)? = nil,
         errorHandler: (@Sendable (KafkaError) -> Void)? = nil,
-        afterReports: (@Sendable () -> Void)? = nil
+        afterReports: (@Sendable () -> Void)? = nil,
+        reportServing: ReportServing = .ownThread
     ) throws(KafkaError) {
         let callbacks = RDKafkaCallbacks(
             logger: logger, statisticsHandler: statisticsHandler, fatalErrorHandler: fatalErrorHandler,
@@ -55,10 +67,37 @@ public final class KafkaProducer: Sendable {
         self.client = client
         let timeout = configuration.pollTimeoutMs
         self.afterReports = afterReports
-        self.pollThread = PollThread(name: "kafka-producer-poll") {
-            if rd_kafka_poll(client.handle, timeout) > 0 { afterReports?() }
+        switch reportServing {
+        case .ownThread:
+            self.pollThread = PollThread(name: "kafka-producer-poll") {
+                if rd_kafka_poll(client.handle, timeout) > 0 { afterReports?() }
+            }
+        case .caller:
+            // Commands only: flushing and shutting down.
+            self.pollThread = PollThread(name: "kafka-producer", poll: nil)
         }
         pollThread.start()
+    }
+
+    /// Serves the delivery reports (and other events) that have arrived, waiting up to `milliseconds`
+    /// for the first, then calls `afterReports` if there were any; `false` when there were none. For a
+    /// producer created with ``ReportServing/caller``, on a thread that may block; does nothing once the
+    /// producer is shut down (its shutdown serves the rest).
+    @discardableResult
+    public func serveReports(waitingUpToMs milliseconds: Int32) -> Bool {
+        producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        if closed.load(ordering: .sequentiallyConsistent) { return false }
+        guard rd_kafka_poll(client.handle, milliseconds) > 0 else { return false }
+        afterReports?()
+        return true
+    }
+
+    /// Has `signal` woken whenever an event (a delivery report) arrives for ``serveReports(waitingUpToMs:)``.
+    public func signalEvents(to signal: KafkaEventSignal) {
+        guard let queue = rd_kafka_queue_get_main(client.handle) else { return }
+        signal.watch(queue)
+        signalled.withLock { $0 = (RDKafkaPointer(queue), signal) }
     }
 
     /// The fatal error librdkafka raised, if any: the producer can no longer deliver records.
@@ -169,7 +208,15 @@ public final class KafkaProducer: Sendable {
         let client = self.client
         let afterReports = self.afterReports
         let topicHandles = self.topicHandles
+        let signalled = self.signalled.withLock { signalled in
+            defer { signalled = nil }
+            return signalled
+        }
         await pollThread.stop {
+            if let signalled {
+                signalled.signal.unwatch(signalled.queue.raw)
+                rd_kafka_queue_destroy(signalled.queue.raw)
+            }
             // Purged records get their delivery handler called (with _PURGE_QUEUE) by the flush below.
             _ = rd_kafka_purge(client.handle, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT)
             _ = rd_kafka_flush(client.handle, 1000)

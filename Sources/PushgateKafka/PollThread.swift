@@ -18,12 +18,25 @@ final class PollThread: Sendable {
 
     private let state = Mutex(State())
     private let name: String
-    private let poll: @Sendable () -> Void
+    private let poll: (@Sendable () -> Void)?
+    /// Wakes a thread without `poll` when a command is queued or it is asked to stop.
+    private let commandQueued = DispatchSemaphore(value: 0)
+    /// Ends a `poll` that sleeps on something of its own, when a command is queued.
+    private let interruptPoll: (@Sendable () -> Void)?
 
-    /// Creates a thread named `name` that calls `poll` whenever it has no command to run.
-    init(name: String, poll: @escaping @Sendable () -> Void) {
+    /// Creates a thread named `name` that calls `poll` whenever it has no command to run; without
+    /// `poll`, it sleeps until a command comes.
+    /// - Parameter interruptPoll: makes a `poll` that is sleeping return soon, so that a command queued
+    ///   meanwhile runs without waiting for the poll's timeout.
+    init(name: String, poll: (@Sendable () -> Void)?, interruptPoll: (@Sendable () -> Void)? = nil) {
         self.name = name
         self.poll = poll
+        self.interruptPoll = interruptPoll
+    }
+
+    /// Wakes the thread for a command just queued.
+    private func wakeForCommand() {
+        if poll == nil { commandQueued.signal() } else { interruptPoll?() }
     }
 
     func start() {
@@ -37,11 +50,13 @@ final class PollThread: Sendable {
     /// last command, which may destroy the librdkafka handle, nothing may run after it.
     @discardableResult
     func enqueue(_ command: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
+        let queued = state.withLock { state in
             guard !state.exited && !state.stopRequested else { return false }
             state.commands.append(command)
             return true
         }
+        if queued { wakeForCommand() }
+        return queued
     }
 
     /// Runs `body` on the thread and returns its result to the calling task.
@@ -74,7 +89,11 @@ final class PollThread: Sendable {
                 state.exitWaiters.append(continuation)
                 return false
             }
-            if exited { continuation.resume() }
+            if exited {
+                continuation.resume()
+            } else {
+                wakeForCommand()
+            }
         }
     }
 
@@ -86,7 +105,13 @@ final class PollThread: Sendable {
             }
             for command in pending { command() }
             if stopping && pending.isEmpty { break }
-            if !stopping { poll() }
+            if !stopping {
+                if let poll {
+                    poll()
+                } else if pending.isEmpty {
+                    _ = commandQueued.wait(timeout: .now() + .milliseconds(100))
+                }
+            }
         }
         let (waiters, late) = state.withLock { state in
             state.exited = true

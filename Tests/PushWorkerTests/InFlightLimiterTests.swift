@@ -4,7 +4,7 @@ import Testing
 
 @testable import PushWorker
 
-@Suite("In-flight bound taken per batch, tracker registered per batch")
+@Suite("The in-flight bound, and the tracker over many records")
 struct InFlightLimiterTests {
     @Test func aBatchWaitsUntilAllItsSlotsAreFree() async throws {
         let limiter = InFlightLimiter(limit: 10)
@@ -42,7 +42,23 @@ struct InFlightLimiterTests {
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }
 
-    @Test func recordsRegisteredAsABatchCommitInReadOrderAcrossCompaction() throws {
+    /// The worker's reader checks for room, then takes one slot per record without waiting; a record it
+    /// must take anyway (polled while the input was paused) goes over the bound until slots come back.
+    @Test func aSlotTakenWithoutWaitingCountsAgainstTheBound() {
+        let limiter = InFlightLimiter(limit: 2)
+        #expect(limiter.hasRoom)
+        limiter.take()
+        #expect(limiter.hasRoom)
+        limiter.take()
+        #expect(!limiter.hasRoom)
+        limiter.take()
+        #expect(limiter.count == 3)
+        limiter.release(2)
+        #expect(limiter.hasRoom)
+        #expect(limiter.count == 1)
+    }
+
+    @Test func recordsCommitInReadOrderAcrossCompaction() throws {
         let partition = KafkaTopicPartition(topic: "in", partition: 0)
         let tracker = OffsetTracker()
         tracker.assign([partition], epoch: 1)
@@ -51,7 +67,7 @@ struct InFlightLimiterTests {
             KafkaConsumerMessage(
                 topic: "in", partition: 0, offset: Int64($0) * 2, key: nil, value: [], assignmentEpoch: 1)
         }
-        let tickets = tracker.begin(messages) { $0 % 7 == 0 ? 0 : 1 }.compactMap { $0 }
+        let tickets = messages.indices.compactMap { tracker.begin(messages[$0], outputs: $0 % 7 == 0 ? 0 : 1) }
         #expect(tickets.count == messages.count)
         let pending = tickets.filter { $0.offset / 2 % 7 != 0 }
         // Acknowledge all but the last pending record, in reverse order: nothing past the first gap commits.

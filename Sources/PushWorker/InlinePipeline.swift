@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import PushModel
+import PushTranslation
+import PushgateKafka
+import Synchronization
+
+/// The worker's pipeline on the consumer's poll thread: each record, as it is polled, is registered
+/// with the tracker, translated, and its outputs handed to the producer, whose delivery reports the
+/// same thread serves between polls. One thread, no hand-over: librdkafka's own threads do the rest.
+///
+/// Records of a partition are handled in read order, so records with the same key keep their order in
+/// every output topic.
+final class InlinePipeline: Sendable {
+    private let worker: PushWorker
+    private let translator: Translator
+    private let deliveries: DeliveryContext
+    private let tracker: OffsetTracker
+    private let limiter: InFlightLimiter
+    /// What one batch of polled records leaves for ``afterRecords()``: only the poll thread touches it.
+    private let batch = Mutex(BatchTally())
+
+    private struct BatchTally {
+        var consumed = 0
+        var durations: [UInt64] = []
+        /// When the batch's first record was read, in milliseconds since the epoch.
+        var readAtMs: Int64 = 0
+    }
+
+    init(
+        worker: PushWorker, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
+        limiter: InFlightLimiter
+    ) {
+        self.worker = worker
+        self.translator = translator
+        self.deliveries = deliveries
+        self.tracker = tracker
+        self.limiter = limiter
+    }
+
+    /// The consumer's hand-over: records in place, delivery reports served between them.
+    func reading(signal: KafkaEventSignal) -> KafkaInlineReading {
+        let limiter = self.limiter
+        let producer = deliveries.producer
+        return KafkaInlineReading(
+            signal: signal, hasRoom: { limiter.hasRoom && !limiter.hasFailed },
+            serve: { producer.serveReports(waitingUpToMs: $0) },
+            handle: { [self] record, epoch in handle(record, assignmentEpoch: epoch) },
+            afterRecords: { [self] in afterRecords() })
+    }
+
+    /// One polled record: registered, translated, its outputs handed over. A record of a partition no
+    /// longer assigned under `assignmentEpoch` is skipped (its new owner reads it again).
+    private func handle(_ record: KafkaRecordView, assignmentEpoch: UInt64) {
+        // After a delivery failure the worker stops: no later record of a key may be written before the
+        // failed one is written again.
+        guard !limiter.hasFailed else { return }
+        limiter.take()
+        let readAtMs = batch.withLock { batch in
+            if batch.consumed == 0 { batch.readAtMs = Int64(Date().timeIntervalSince1970 * 1000) }
+            batch.consumed += 1
+            return batch.readAtMs
+        }
+        let partition = KafkaTopicPartition(topic: record.topic, partition: record.partition)
+        guard let ticket = tracker.begin(partition, offset: record.offset, epoch: assignmentEpoch, outputs: 1) else {
+            limiter.release()
+            return
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let input = InputRecord(record)
+        let translation = translator.translation(of: input, readAtMs: readAtMs)
+        let duration = DispatchTime.now().uptimeNanoseconds &- started
+        batch.withLock { $0.durations.append(duration) }
+        worker.report(translation)
+        produce(input, translation, ticket: ticket)
+    }
+
+    /// Counts the batch's records and translation times.
+    private func afterRecords() {
+        batch.withLock { batch in
+            worker.metrics.recordConsumed(batch.consumed)
+            worker.metrics.recordTranslations(nanoseconds: batch.durations)
+            batch.consumed = 0
+            batch.durations.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Hands over the records of one translated input, registered as `ticket`; while librdkafka's queue
+    /// is full, serves delivery reports to make room. A record that cannot be handed over stops the
+    /// pipeline (``InFlightLimiter/fail(_:)``).
+    private func produce(_ input: consuming InputRecord, _ translation: Translation, ticket: OffsetTracker.Ticket) {
+        let outputs = translation.records
+        if outputs.isEmpty {
+            tracker.finish([ticket])
+            limiter.release()
+            return
+        }
+        let producer = deliveries.producer
+        let delivery = InputDelivery(
+            input: input, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
+        let recordLimit = deliveries.recordLimit
+        outputs.withUnsafeBufferPointer { outputs in
+            for index in outputs.indices {
+                do {
+                    if outputs[index].exceeds(recordLimit: recordLimit) {
+                        worker.logger.warning(
+                            "dead letter value omitted: over the record size limit",
+                            metadata: [
+                                "source": "\(ticket.partition)@\(ticket.offset)",
+                                "bytes": "\(outputs[index].value.count)",
+                            ])
+                        let output = outputs[index].withoutValue()
+                        while try !producer.produceIfRoom(output, to: delivery) {
+                            producer.serveReports(waitingUpToMs: 10)
+                        }
+                    } else {
+                        while try !producer.produceIfRoom(outputs[index], to: delivery) {
+                            producer.serveReports(waitingUpToMs: 10)
+                        }
+                    }
+                } catch {
+                    limiter.fail(error)
+                    return
+                }
+            }
+        }
+    }
+}
