@@ -13,6 +13,7 @@ final class InFlightLimiter: Sendable {
         var failure: (any Error)?
         var acquirers: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var failureWaiters: [(id: UInt64, continuation: CheckedContinuation<any Error, any Error>)] = []
         var nextID: UInt64 = 0
     }
 
@@ -107,13 +108,45 @@ final class InFlightLimiter: Sendable {
 
     /// Records the first failure and fails every waiting ``acquire()``.
     func fail(_ error: any Error) {
-        let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+        let (waiters, watchers) = state.withLock { state in
             if state.failure == nil { state.failure = error }
             failed.store(true, ordering: .releasing)
-            defer { state.acquirers.removeAll() }
-            return state.acquirers.map(\.continuation)
+            defer {
+                state.acquirers.removeAll()
+                state.failureWaiters.removeAll()
+            }
+            return (state.acquirers.map(\.continuation), state.failureWaiters.map(\.continuation))
         }
         for waiter in waiters { waiter.resume(throwing: error) }
+        if let failure = firstFailure {
+            for watcher in watchers { watcher.resume(returning: failure) }
+        }
+    }
+
+    /// Waits until the limiter fails and returns its first failure.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func nextFailure() async throws -> any Error {
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Error, any Error>) in
+                let now: Result<any Error, any Error>? = state.withLock { state in
+                    if let failure = state.failure { return .success(failure) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.failureWaiters.append((id, continuation))
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            let watcher: CheckedContinuation<any Error, any Error>? = state.withLock { state in
+                guard let index = state.failureWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.failureWaiters.remove(at: index).continuation
+            }
+            watcher?.resume(throwing: CancellationError())
+        }
     }
 
     /// Waits until nothing is in flight, or `timeout` passes; `true` when idle.

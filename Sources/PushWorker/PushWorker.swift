@@ -125,13 +125,18 @@ public struct PushWorker: Service {
 
     /// While the consumer's poll thread runs the pipeline (``InlinePipeline``): returns on graceful
     /// shutdown or cancellation, having told the consumer to stop reading; throws the failure that stops
-    /// the pipeline (a delivery failure, a fatal error of the consumer).
+    /// the pipeline (a delivery failure, a fatal error of the consumer). Sleeps until one of them comes.
     private func read(_ consumer: KafkaConsumer, limiter: InFlightLimiter) async throws {
         defer { consumer.stopReading() }
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            if let failure = limiter.firstFailure { throw failure }
-            if let fatal = consumer.fatalError { throw fatal }
-            try? await Task.sleep(for: .milliseconds(20))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // With inline reading, `messages` yields nothing: it ends when the task is cancelled or
+                // shutdown begins, and throws the consumer's fatal error.
+                for try await _ in consumer.messages.cancelOnGracefulShutdown() {}
+            }
+            group.addTask { throw try await limiter.nextFailure() }
+            try await group.next()
+            group.cancelAll()
         }
     }
 
