@@ -1,4 +1,5 @@
 import CRdKafka
+import Foundation
 import Logging
 import Synchronization
 
@@ -81,10 +82,15 @@ public final class KafkaProducer: Sendable {
 
     /// Serves the delivery reports (and other events) that have arrived, waiting up to `milliseconds`
     /// for the first, then calls `afterReports` if there were any; `false` when there were none. For a
-    /// producer created with ``ReportServing/caller``, on a thread that may block; does nothing once the
-    /// producer is shut down (its shutdown serves the rest).
+    /// producer created with ``ReportServing/caller``, on a thread that may block. Once the producer is
+    /// shut down (its shutdown serves the rest), it only waits: a caller's loop does not spin.
     @discardableResult
     public func serveReports(waitingUpToMs milliseconds: Int32) -> Bool {
+        if closed.load(ordering: .sequentiallyConsistent) {
+            // Not counted in `producing`: the shutdown does not wait for this.
+            if milliseconds > 0 { usleep(UInt32(milliseconds) * 1000) }
+            return false
+        }
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         if closed.load(ordering: .sequentiallyConsistent) { return false }

@@ -127,5 +127,8 @@ struct KafkaInlineReadingTests {
         try await producer.flush(timeout: .seconds(5))
         await producer.shutdown()
         #expect(!producer.serveReports(waitingUpToMs: 0), "nothing served once shut down")
+        let started = ContinuousClock.now
+        #expect(!producer.serveReports(waitingUpToMs: 50))
+        #expect(ContinuousClock.now - started >= .milliseconds(45), "but the wait is waited, so a loop does not spin")
     }
 }
