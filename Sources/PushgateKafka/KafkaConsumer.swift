@@ -227,40 +227,23 @@ public final class KafkaConsumer: Sendable {
         var timeout = hasRoom && wakeUp.mayHaveStopped ? min(timeoutMs, fetcherCheckMs) : timeoutMs
         let most = recordHandler == nil ? room : maxDrain
         if recordHandler == nil { batch.reserveCapacity(most) }
-        while batch.count + handled < most, let message = rd_kafka_consumer_poll(client.handle, timeout) {
+        polling: while batch.count + handled < most, let message = rd_kafka_consumer_poll(client.handle, timeout) {
             timeout = 0
             defer { rd_kafka_message_destroy(message) }
-            let code = message.pointee.err
-            if code == RD_KAFKA_RESP_ERR_NO_ERROR {
-                // Records of one poll mostly share a topic: its name is looked up once, not per record.
-                let topic: String
-                if let last = lastTopic, last.handle == message.pointee.rkt {
-                    topic = last.name
-                } else {
-                    topic = topics.name(of: message.pointee.rkt)
-                    lastTopic = (message.pointee.rkt, topic)
-                }
-                bytes += message.pointee.len + message.pointee.key_len
-                if let recordHandler {
-                    recordHandler(KafkaRecordView(message, topic: topic))
-                    handled += 1
-                    continue
-                }
-                let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
-                batch.append(
-                    KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
-            } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
-                continue
-            } else if code == RD_KAFKA_RESP_ERR__FATAL {
-                let fatal = client.fatalError ?? KafkaError(code, isFatal: true)
-                client.callbacks.reportFatal(fatal)
-                break
-            } else {
-                let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
-                let error = KafkaError(code, message: text)
-                client.callbacks.logger.warning("consumer: \(error)")
-                client.callbacks.errorHandler?(error)
+            let topic: String
+            switch PolledMessage(message, client: client, topics: topics, lastTopic: &lastTopic) {
+            case .record(let name): topic = name
+            case .skip: continue
+            case .fatal: break polling
             }
+            bytes += message.pointee.len + message.pointee.key_len
+            if let recordHandler {
+                recordHandler(KafkaRecordView(message, topic: topic))
+                handled += 1
+                continue
+            }
+            let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
+            batch.append(KafkaConsumerMessage(message, topic: topic, assignmentEpoch: membership.epoch(of: partition)))
         }
         if batch.isEmpty && handled == 0 {
             if hasRoom && !flow.isPaused { wakeUp.pollFoundNothing() }

@@ -67,36 +67,21 @@ extension KafkaConsumer {
         var polled = 0
         var bytes = 0
         // Without room (paused), one record still: one fetched before the pause took effect.
-        while polled < maxDrain, polled == 0 || inline.hasRoom(),
+        polling: while polled < maxDrain, polled == 0 || inline.hasRoom(),
             let message = rd_kafka_consumer_poll(client.handle, 0)
         {
             polled += 1
             defer { rd_kafka_message_destroy(message) }
-            let code = message.pointee.err
-            if code == RD_KAFKA_RESP_ERR_NO_ERROR {
-                let topic: String
-                if let last = lastTopic, last.handle == message.pointee.rkt {
-                    topic = last.name
-                } else {
-                    topic = topics.name(of: message.pointee.rkt)
-                    lastTopic = (message.pointee.rkt, topic)
-                }
-                bytes += message.pointee.len + message.pointee.key_len
-                let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
-                inline.handle(KafkaRecordView(message, topic: topic), membership.epoch(of: partition))
-                handled += 1
-            } else if code == RD_KAFKA_RESP_ERR__PARTITION_EOF {
-                continue
-            } else if code == RD_KAFKA_RESP_ERR__FATAL {
-                let fatal = client.fatalError ?? KafkaError(code, isFatal: true)
-                client.callbacks.reportFatal(fatal)
-                break
-            } else {
-                let text = rd_kafka_message_errstr(message).map { String(cString: $0) } ?? ""
-                let error = KafkaError(code, message: text)
-                client.callbacks.logger.warning("consumer: \(error)")
-                client.callbacks.errorHandler?(error)
+            let topic: String
+            switch PolledMessage(message, client: client, topics: topics, lastTopic: &lastTopic) {
+            case .record(let name): topic = name
+            case .skip: continue
+            case .fatal: break polling
             }
+            bytes += message.pointee.len + message.pointee.key_len
+            let partition = KafkaTopicPartition(topic: topic, partition: message.pointee.partition)
+            inline.handle(KafkaRecordView(message, topic: topic), membership.epoch(of: partition))
+            handled += 1
         }
         if handled > 0 {
             inline.afterRecords()

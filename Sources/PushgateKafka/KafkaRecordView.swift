@@ -63,20 +63,7 @@ public struct KafkaRecordView {
     /// The headers, in record order, each made by `make` from its name and its value's bytes in place
     /// (`nil` for a null value).
     public func headers<Header>(_ make: (_ name: String, _ value: UnsafeRawBufferPointer?) -> Header) -> [Header] {
-        var list: OpaquePointer?
-        guard rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
-        var result: [Header] = []
-        result.reserveCapacity(rd_kafka_header_cnt(list))
-        var index = 0
-        var name: UnsafePointer<CChar>?
-        var value: UnsafeRawPointer?
-        var size = 0
-        while rd_kafka_header_get_all(list, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
-            let bytes = value.map { UnsafeRawBufferPointer(start: $0, count: size) }
-            result.append(make(name.map { String(cString: $0) } ?? "", bytes))
-            index += 1
-        }
-        return result
+        RDKafkaMessageHeaders.headers(of: message, make)
     }
 
     /// A copy of the whole record, read under `assignmentEpoch`.
