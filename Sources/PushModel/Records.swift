@@ -37,6 +37,9 @@ public struct InputRecord: Sendable, Equatable {
     public var key: [UInt8]?
     /// The record value: the unified payload bytes.
     public var value: [UInt8]
+    /// Whether the value is null (a tombstone), not empty: `value` is then empty, and the record's dead
+    /// letter keeps the null.
+    public var valueIsNull: Bool
     /// The record headers, in record order.
     public var headers: [RecordHeader]
     /// The record timestamp in milliseconds since the epoch, `nil` when the record carries none.
@@ -45,13 +48,14 @@ public struct InputRecord: Sendable, Equatable {
     /// Creates an input record.
     public init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
-        headers: [RecordHeader] = [], timestampMs: Int64?
+        headers: [RecordHeader] = [], timestampMs: Int64?, valueIsNull: Bool = false
     ) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
         self.key = key
         self.value = value
+        self.valueIsNull = valueIsNull && value.isEmpty
         self.headers = headers
         self.timestampMs = timestampMs
     }
@@ -111,6 +115,9 @@ public struct OutputRecord: Sendable, Equatable {
     /// The value: the format's JSON, or the input bytes unchanged for a dead letter. A slice, so that the
     /// outputs of one input share one buffer (the translator copies all their values out in one allocation).
     public var value: ArraySlice<UInt8>
+    /// Whether the value is written as null, not empty: the dead letter of a tombstone (an input with a
+    /// null value). `value` is then empty.
+    public var valueIsNull = false
     /// The headers: a list, or an output's headers kept as what they are made of (written out when read).
     /// Two stored properties rather than an enum with a payload, which is copied into the enum (a retain
     /// and a release of each reference the headers hold) where a stored property is initialized in place.
@@ -181,9 +188,9 @@ public struct OutputRecord: Sendable, Equatable {
     /// Whether this record is a dead letter.
     public var isDeadLetter: Bool { format == nil }
 
-    /// Records are equal when their topics, formats, keys, values and headers (as lists) are.
+    /// Records are equal when their topics, formats, keys, values (null or not) and headers (as lists) are.
     public static func == (lhs: OutputRecord, rhs: OutputRecord) -> Bool {
         lhs.topic == rhs.topic && lhs.format == rhs.format && lhs.key == rhs.key && lhs.value == rhs.value
-            && lhs.headers == rhs.headers
+            && lhs.valueIsNull == rhs.valueIsNull && lhs.headers == rhs.headers
     }
 }

@@ -230,5 +230,6 @@ extension OutputRecord: KafkaProducible {
         self.init(
             topic: record.topic, format: isDeadLetter ? nil : format, key: record.key, value: record.value,
             headers: headers)
+        valueIsNull = record.valueIsNull
     }
 }

@@ -7,7 +7,7 @@ extension InputRecord {
         self.init(
             topic: message.topic, partition: message.partition, offset: message.offset, key: message.key,
             value: message.value, headers: message.headers.map { RecordHeader(name: $0.name, bytes: $0.value) },
-            timestampMs: message.timestampMs)
+            timestampMs: message.timestampMs, valueIsNull: message.valueIsNull)
     }
 }
 
@@ -18,7 +18,7 @@ extension InputRecord {
             topic: record.topic, partition: record.partition, offset: record.offset,
             key: record.withKey { $0.map { Array($0) } }, value: record.withValue { Array($0) },
             headers: record.headers { RecordHeader(name: $0, value: $1.map { Array($0) }) },
-            timestampMs: record.timestampMs)
+            timestampMs: record.timestampMs, valueIsNull: record.valueIsNull)
     }
 }
 
@@ -28,6 +28,7 @@ extension KafkaProducerMessage {
     public init(_ record: OutputRecord) {
         self.init(
             topic: record.topic, key: record.key, value: Array(record.value),
-            headers: record.headers.map { KafkaHeader(name: $0.name, bytes: $0.value) })
+            headers: record.headers.map { KafkaHeader(name: $0.name, bytes: $0.value) },
+            valueIsNull: record.valueIsNull)
     }
 }

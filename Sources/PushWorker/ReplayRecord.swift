@@ -7,13 +7,16 @@ public struct ReplayRecord: Sendable, Equatable {
     public var key: [UInt8]?
     /// The value: the unified payload bytes.
     public var value: [UInt8]
+    /// Whether the value is null (the dead letter of a tombstone): it is written as null again.
+    public var valueIsNull: Bool
     /// The headers as read (stripped by ``ReplayFilter/forwardedHeaders(_:)`` before writing).
     public var headers: [KafkaHeader]
 
     /// Creates a record.
-    public init(key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = []) {
+    public init(key: [UInt8]?, value: [UInt8], headers: [KafkaHeader] = [], valueIsNull: Bool = false) {
         self.key = key
         self.value = value
+        self.valueIsNull = valueIsNull && value.isEmpty
         self.headers = headers
     }
 }

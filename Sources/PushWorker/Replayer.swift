@@ -62,7 +62,7 @@ public final class Replayer: Sendable {
         try await limiter.acquire()
         let message = KafkaProducerMessage(
             topic: targetTopic, key: record.key, value: record.value,
-            headers: ReplayFilter.forwardedHeaders(record.headers))
+            headers: ReplayFilter.forwardedHeaders(record.headers), valueIsNull: record.valueIsNull)
         do {
             try await producer.produceWhenQueued(message) { [self] result in
                 switch result {

@@ -78,7 +78,9 @@ public struct TopicReplaySource: Sendable {
                 replayer.countSkipped(1)
             } else {
                 try await replayer.replay(
-                    ReplayRecord(key: message.key, value: message.value, headers: message.headers))
+                    ReplayRecord(
+                        key: message.key, value: message.value, headers: message.headers,
+                        valueIsNull: message.valueIsNull))
             }
             if pending.isEmpty { break }
         }

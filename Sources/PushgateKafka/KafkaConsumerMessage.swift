@@ -10,6 +10,8 @@ public struct KafkaConsumerMessage: Sendable, Equatable {
     public var key: [UInt8]?
     /// The value; empty for a null value.
     public var value: [UInt8]
+    /// Whether the value is null (a tombstone), not empty.
+    public var valueIsNull: Bool
     /// The headers, in record order.
     public var headers: [KafkaHeader]
     /// The record timestamp in milliseconds since the epoch, `nil` when it has none.
@@ -21,13 +23,15 @@ public struct KafkaConsumerMessage: Sendable, Equatable {
     /// Creates a message (for tests and test doubles).
     public init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],
-        headers: [KafkaHeader] = [], timestampMs: Int64? = nil, assignmentEpoch: UInt64 = 0
+        headers: [KafkaHeader] = [], timestampMs: Int64? = nil, assignmentEpoch: UInt64 = 0,
+        valueIsNull: Bool = false
     ) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
         self.key = key
         self.value = value
+        self.valueIsNull = valueIsNull && value.isEmpty
         self.headers = headers
         self.timestampMs = timestampMs
         self.assignmentEpoch = assignmentEpoch

@@ -53,7 +53,9 @@ public struct KafkaDelivery {
         let raw = message.pointee
         let key = raw.key.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.key_len)) }
         let value = raw.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: raw.len)) } ?? []
-        return KafkaProducerMessage(topic: topic, key: key, value: value, headers: KafkaHeader.headers(of: message))
+        return KafkaProducerMessage(
+            topic: topic, key: key, value: value, headers: KafkaHeader.headers(of: message),
+            valueIsNull: raw.payload == nil)
     }
 }
 

@@ -20,6 +20,13 @@ public protocol KafkaProducible {
     func withKeyAndValue<Result>(
         _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result
+    /// Whether the value is written as null (a tombstone) rather than as its bytes, which are then empty.
+    var valueIsNull: Bool { get }
+}
+
+extension KafkaProducible {
+    /// By default a record's value is its bytes, never null.
+    public var valueIsNull: Bool { false }
 }
 
 extension KafkaProducerMessage: KafkaProducible {

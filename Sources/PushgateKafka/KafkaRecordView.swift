@@ -28,6 +28,9 @@ public struct KafkaRecordView {
         return timestamp >= 0 ? timestamp : nil
     }
 
+    /// Whether the value is null (a tombstone), not empty.
+    public var valueIsNull: Bool { message.pointee.payload == nil }
+
     /// The value's length in bytes (0 for a null value).
     public var valueCount: Int { message.pointee.payload == nil ? 0 : message.pointee.len }
 

@@ -11,6 +11,6 @@ extension KafkaConsumerMessage {
         self.init(
             topic: topic, partition: raw.partition, offset: raw.offset, key: key, value: value,
             headers: KafkaHeader.headers(of: message), timestampMs: timestamp >= 0 ? timestamp : nil,
-            assignmentEpoch: assignmentEpoch)
+            assignmentEpoch: assignmentEpoch, valueIsNull: raw.payload == nil)
     }
 }

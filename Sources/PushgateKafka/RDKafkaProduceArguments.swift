@@ -34,8 +34,11 @@ enum RDKafkaProduceArguments {
                         storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_KEY, nonNull(key)))
                         count += 1
                     }
-                    storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, nonNull(value)))
-                    count += 1
+                    // A null value is no value entry at all.
+                    if !record.valueIsNull {
+                        storage.initializeElement(at: count, to: memoryEntry(RD_KAFKA_VTYPE_VALUE, nonNull(value)))
+                        count += 1
+                    }
                     return body(UnsafeBufferPointer(rebasing: storage[..<count]))
                 }
             }

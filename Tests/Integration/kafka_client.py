@@ -6,7 +6,7 @@
   kafka_client.py committed BOOTSTRAP GROUP TOPIC                               > {"PARTITION": OFFSET}
   kafka_client.py watermarks BOOTSTRAP TOPIC                                     > {"PARTITION": HIGH}
 
-A record line is {"key": B64|null, "value": B64, "headers": [[NAME, B64|null], ...], "timestamp": MS|null}
+A record line is {"key": B64|null, "value": B64|null (absent: null), "headers": [[NAME, B64|null], ...], "timestamp": MS|null}
 (dump adds "topic", "partition", "offset"). Bytes are base64 so nothing is lost.
 """
 import argparse
@@ -41,7 +41,7 @@ def produce(args):
             continue
         record = json.loads(line)
         headers = [(name, unb64(value)) for name, value in record.get("headers") or []]
-        kwargs = {"value": unb64(record["value"]), "key": unb64(record.get("key")), "headers": headers,
+        kwargs = {"value": unb64(record.get("value")), "key": unb64(record.get("key")), "headers": headers,
                   "on_delivery": report}
         if record.get("timestamp") is not None:
             kwargs["timestamp"] = record["timestamp"]
@@ -89,7 +89,7 @@ def dump(args):
         last_record = now
         _, timestamp = message.timestamp()
         records.append({"topic": message.topic(), "partition": message.partition(), "offset": message.offset(),
-                        "key": b64(message.key()), "value": b64(message.value() or b""),
+                        "key": b64(message.key()), "value": b64(message.value()),
                         "headers": [[name, b64(value)] for name, value in (message.headers() or [])],
                         "timestamp": timestamp})
     consumer.close()

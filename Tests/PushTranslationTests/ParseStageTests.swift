@@ -13,6 +13,22 @@ import Testing
         return deadLetter.problems.first
     }
 
+    /// A tombstone (a null value) is not a payload; its dead letter keeps the null, and an empty value
+    /// stays an empty one.
+    @Test func aTombstonesDeadLetterKeepsTheNullValue() throws {
+        let translator = Translator()
+        for isNull in [true, false] {
+            let input = InputRecord(
+                topic: "push.unified", partition: 0, offset: 9, key: Array("k".utf8), value: [], timestampMs: nil,
+                valueIsNull: isNull)
+            let records = translator.translate(input, readAtMs: 0)
+            let letter = try #require(records.first)
+            #expect(records.count == 1 && letter.isDeadLetter)
+            #expect(letter.valueIsNull == isNull)
+            #expect(letter.value.isEmpty)
+        }
+    }
+
     @Test func payloadOverTheLimitIsTooLarge() {
         let problem = parseError(Array(#"{"message":{"body":"hello"}}"#.utf8), max: 10)
         #expect(problem?.code == "too_large")

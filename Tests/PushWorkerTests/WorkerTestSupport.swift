@@ -62,7 +62,9 @@ enum WorkerTestSupport {
                     ("APNS-priority", Array("1".utf8)), ("raw", nil), ("__connect.errors.x", [1]),
                 ]
             }
-            return PythonKafkaClient.Record(key: key, value: payloads[index % payloads.count], headers: headers)
+            // Now and then a tombstone (a null value): its dead letter keeps the null.
+            let value = index % 97 == 5 ? nil : payloads[index % payloads.count]
+            return PythonKafkaClient.Record(key: key, value: value, headers: headers)
         }
     }
 
@@ -71,10 +73,11 @@ enum WorkerTestSupport {
         let topic: String
         let key: [UInt8]?
         let value: [UInt8]
+        var valueIsNull = false
         let headers: [RecordHeader]
 
         var description: String {
-            "\(topic) key=\(key.map { String(decoding: $0, as: UTF8.self) } ?? "null") \(String(decoding: value.prefix(80), as: UTF8.self)) \(headers.map(\.name))"
+            "\(topic) key=\(key.map { String(decoding: $0, as: UTF8.self) } ?? "null") \(valueIsNull ? "(null)" : String(decoding: value.prefix(80), as: UTF8.self)) \(headers.map(\.name))"
         }
 
         var source: String? {
@@ -85,7 +88,7 @@ enum WorkerTestSupport {
 
     static func output(_ record: PythonKafkaClient.Record) -> Output {
         Output(
-            topic: record.topic ?? "", key: record.keyBytes, value: record.valueBytes,
+            topic: record.topic ?? "", key: record.keyBytes, value: record.valueBytes, valueIsNull: record.valueIsNull,
             headers: record.headerPairs.map { RecordHeader(name: $0.0, value: $0.1) })
     }
 
@@ -96,9 +99,11 @@ enum WorkerTestSupport {
                 topic: record.topic ?? "", partition: record.partition ?? 0, offset: record.offset ?? 0,
                 key: record.keyBytes, value: record.valueBytes,
                 headers: record.headerPairs.map { RecordHeader(name: $0.0, value: $0.1) },
-                timestampMs: record.timestamp)
+                timestampMs: record.timestamp, valueIsNull: record.valueIsNull)
             return translator.translate(input, readAtMs: 0).map {
-                Output(topic: $0.topic, key: $0.key, value: Array($0.value), headers: $0.headers)
+                Output(
+                    topic: $0.topic, key: $0.key, value: Array($0.value), valueIsNull: $0.valueIsNull,
+                    headers: $0.headers)
             }
         }
     }

@@ -91,14 +91,16 @@ struct ConsoleAPITests {
     /// A broker with dead letters in `push.dlq`, and a console with a token reading it.
     /// `extraOutputTopics`: output topics the console is told of that the cluster does not have.
     static func withConsole(
-        extraOutputTopics: [String] = [], _ body: (Console, Int64) async throws -> Void
+        extraOutputTopics: [String] = [], extraLetters: [PythonKafkaClient.Record] = [],
+        _ body: (Console, Int64) async throws -> Void
     ) async throws {
         let logger = BrokerTesting.logger("console-test", level: .critical)
         let topics = ["push.unified"] + OutputFormat.allCases.map(\.defaultTopic) + ["push.dlq"]
         let broker = try EmbeddedBroker(topics: topics, partitions: 2, logger: logger)
         defer { broker.shutdown() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try await PythonKafkaClient.produce(deadLetters(now: now), to: "push.dlq", bootstrap: broker.bootstrapServers)
+        try await PythonKafkaClient.produce(
+            deadLetters(now: now) + extraLetters, to: "push.dlq", bootstrap: broker.bootstrapServers)
         let settings = ConsoleSettings(
             bootstrapServers: broker.bootstrapServers, embeddedBroker: false, inputTopic: "push.unified",
             deadLetterTopic: "push.dlq",
@@ -115,10 +117,10 @@ struct ConsoleAPITests {
         let console = Console(
             port: try await eventually(seconds: 20, "the console to listen") { port.value },
             bootstrap: broker.bootstrapServers, broker: broker)
-        // Every letter read (9 of pushgate's and 1 other) before the test starts.
+        // Every letter read (9 of pushgate's, 1 other and the extra ones) before the test starts.
         _ = try await eventually(seconds: 30, "the console to read every dead letter") {
             let page = try await console.json("/api/dead-letters?limit=500")
-            return (page["total"] as? Int) == 10 ? page : nil
+            return (page["total"] as? Int) == 10 + extraLetters.count ? page : nil
         }
         do {
             try await body(console, now)
@@ -272,6 +274,30 @@ struct ConsoleAPITests {
             #expect(fixedRecord.headerPairs.map(\.0) == ["trace", "pushgate-redriven-from"])
             let unchanged = try #require(byOrigin["push.dlq:\(second["partition"]!):\(second["offset"]!)"])
             #expect(String(decoding: unchanged.valueBytes, as: UTF8.self) == second["value"] as? String)
+        }
+    }
+
+    /// The dead letter of a tombstone (an input with a null value) keeps the null, and re-driven unchanged
+    /// it is a tombstone again, not an empty value.
+    @Test func aTombstonesLetterIsRedrivenAsATombstone() async throws {
+        let input = InputRecord(
+            topic: "push.unified", partition: 1, offset: 40, key: Array("gone".utf8), value: [], timestampMs: nil,
+            valueIsNull: true)
+        let letter = try #require(Translator().translate(input, readAtMs: 0).first)
+        #expect(letter.isDeadLetter && letter.valueIsNull)
+        let record = PythonKafkaClient.Record(
+            key: letter.key, value: nil, headers: letter.headers.map { ($0.name, $0.value.map(Array.init)) })
+        try await Self.withConsole(extraLetters: [record]) { console, _ in
+            let page = try await console.json("/api/dead-letters?key=gone")
+            let shown = try #require((page["letters"] as? [[String: Any]])?.first)
+            let answer = try await console.post(
+                "/api/redrive", #"{"letters":[{"partition":\#(shown["partition"]!),"offset":\#(shown["offset"]!)}]}"#)
+            #expect(answer.status == 200, "\(answer.body)")
+            let records = try await PythonKafkaClient.dump(
+                ["push.unified"], bootstrap: console.bootstrap, expect: 1, timeout: 30)
+            #expect(records.count == 1)
+            #expect(records.first?.valueIsNull == true, "a null value, not an empty one")
+            #expect(records.first?.keyBytes == Array("gone".utf8))
         }
     }
 

@@ -72,6 +72,27 @@ struct KafkaRoundTripTests {
         #expect(received.map(\.value) == (0..<5).map { [UInt8($0)] })
     }
 
+    /// A null value (a tombstone) is written and read as null, an empty value as empty.
+    @Test func aNullValueStaysNullAndAnEmptyOneEmpty() async throws {
+        let broker = try EmbeddedBroker(topics: ["tombstones"], partitions: 1, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
+            logger: KafkaTestSupport.logger)
+        _ = try await producer.send(KafkaProducerMessage(topic: "tombstones", key: [1], value: [], valueIsNull: true))
+        _ = try await producer.send(KafkaProducerMessage(topic: "tombstones", key: [2], value: []))
+        await producer.shutdown()
+        let consumer = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                bootstrapServers: broker.bootstrapServers, groupId: "tombstones", topics: ["tombstones"],
+                properties: KafkaTestSupport.quickGroup),
+            logger: KafkaTestSupport.logger)
+        let received = try await KafkaTestSupport.read(2, from: consumer)
+        await consumer.close()
+        #expect(received.map(\.valueIsNull) == [true, false])
+        #expect(received.allSatisfy { $0.value.isEmpty })
+    }
+
     @Test func sendingAfterShutdownFails() async throws {
         let broker = try EmbeddedBroker(topics: ["closed"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }

@@ -10,12 +10,14 @@ public enum PythonKafkaClient {
         public var partition: Int32?
         public var offset: Int64?
         public var key: String?
-        public var value: String
+        /// `nil` for a null value (a tombstone).
+        public var value: String?
         public var headers: [[String?]]
         public var timestamp: Int64?
 
         public var keyBytes: [UInt8]? { key.flatMap { Data(base64Encoded: $0) }.map { Array($0) } }
-        public var valueBytes: [UInt8] { Data(base64Encoded: value).map { Array($0) } ?? [] }
+        public var valueBytes: [UInt8] { value.flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? [] }
+        public var valueIsNull: Bool { value == nil }
         public var headerPairs: [(String, [UInt8]?)] {
             headers.map { pair in
                 (
@@ -25,9 +27,10 @@ public enum PythonKafkaClient {
             }
         }
 
-        public init(key: [UInt8]?, value: [UInt8], headers: [(String, [UInt8]?)], timestamp: Int64? = nil) {
+        /// A record; a `nil` value is a null one (a tombstone).
+        public init(key: [UInt8]?, value: [UInt8]?, headers: [(String, [UInt8]?)], timestamp: Int64? = nil) {
             self.key = key.map { Data($0).base64EncodedString() }
-            self.value = Data(value).base64EncodedString()
+            self.value = value.map { Data($0).base64EncodedString() }
             self.headers = headers.map { [$0.0, $0.1.map { Data($0).base64EncodedString() }] }
             self.timestamp = timestamp
         }

@@ -266,9 +266,11 @@ struct RecordBuilder {
         headers.append(RecordHeader(name: "pushgate-id", bytes: text[pushgateID]))
         if let format { headers.append(RecordHeader(name: "pushgate-format", value: HeaderText.format(format))) }
         headers.append(RecordHeader(name: "pushgate-errors", bytes: text[errorsValue]))
-        return OutputRecord(
+        var deadLetter = OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
             value: record.pointee.value[...], headers: headers)
+        deadLetter.valueIsNull = record.pointee.valueIsNull
+        return deadLetter
     }
 
     /// Where `append` wrote in `text`. (A function of its own: a local one capturing `text` made each

@@ -45,6 +45,8 @@ public struct DeadLetter: Sendable {
     public var value: [UInt8]
     /// The value's full length in bytes.
     public var valueBytes: Int
+    /// Whether the value is null (the dead letter of a tombstone), not empty.
+    public var valueIsNull: Bool
     /// `__connect.errors.stage` (`parse`, `validate`, `emit`); `nil` for a record pushgate did not write.
     public var stage: String?
     /// `pushgate-format` (stage `emit` only).
@@ -75,6 +77,7 @@ public struct DeadLetter: Sendable {
         key = message.key
         headers = message.headers
         valueBytes = message.value.count
+        valueIsNull = message.valueIsNull
         value = message.value.count > keep ? Array(message.value.prefix(keep)) : message.value
         stage = Self.text(of: "__connect.errors.stage", in: message.headers)
         format = Self.text(of: "pushgate-format", in: message.headers)

@@ -171,7 +171,9 @@ public final class Redriver: Sendable {
                             KafkaHeader(
                                 name: "pushgate-redriven-from",
                                 value: Array("\(deadLetterTopic):\(letter.partition):\(letter.offset)".utf8))
-                        ]))
+                        ],
+                    // A tombstone's letter re-driven unchanged is a tombstone again.
+                    valueIsNull: key.payload == nil && letter.valueIsNull))
         }
         let reports = await deliver(messages)
         var failure: String?
