@@ -290,6 +290,12 @@ struct ConsoleAPITests {
         try await Self.withConsole(extraLetters: [record]) { console, _ in
             let page = try await console.json("/api/dead-letters?key=gone")
             let shown = try #require((page["letters"] as? [[String: Any]])?.first)
+            #expect(shown["value_null"] as? Bool == true)
+            let others = try #require(
+                try await console.json("/api/dead-letters?limit=500")["letters"] as? [[String: Any]])
+            #expect(
+                others.filter { $0["value_null"] as? Bool == false }.count == 10,
+                "the other letters' values are not null")
             let answer = try await console.post(
                 "/api/redrive", #"{"letters":[{"partition":\#(shown["partition"]!),"offset":\#(shown["offset"]!)}]}"#)
             #expect(answer.status == 200, "\(answer.body)")

@@ -26,6 +26,8 @@ enum ConsoleWire {
         var valueBytes: Int
         var valueCut: Bool
         var valueBase64: String?
+        /// Whether the value is null (the letter of a tombstone), not empty.
+        var valueNull: Bool
         var binary: Bool
         var writtenByPushgate: Bool
         var source: SourceRecord?
@@ -35,7 +37,7 @@ enum ConsoleWire {
         enum CodingKeys: String, CodingKey {
             case partition, offset, timestampMs, key, keyBase64, stage, format, errors, headers, value, valueBytes,
                 valueCut
-            case valueBase64, binary, writtenByPushgate, source, redriven
+            case valueBase64, valueNull, binary, writtenByPushgate, source, redriven
         }
 
         /// Every member, `null` included: a client reads `key: null`, not a missing member.
@@ -54,6 +56,7 @@ enum ConsoleWire {
             try container.encode(valueBytes, forKey: .valueBytes)
             try container.encode(valueCut, forKey: .valueCut)
             try container.encode(valueBase64, forKey: .valueBase64)
+            try container.encode(valueNull, forKey: .valueNull)
             try container.encode(binary, forKey: .binary)
             try container.encode(writtenByPushgate, forKey: .writtenByPushgate)
             try container.encode(source, forKey: .source)
@@ -76,6 +79,7 @@ enum ConsoleWire {
             value = String(decoding: shown, as: UTF8.self)
             valueBytes = letter.valueBytes
             valueCut = shown.count < letter.valueBytes
+            valueNull = letter.valueIsNull
             binary = letter.valueIsBinary
             valueBase64 = binary ? Data(shown).base64EncodedString() : nil
             writtenByPushgate = letter.writtenByPushgate

@@ -84,6 +84,7 @@ function letterItem(l) {
       l.key !== null ? [" · key ", el("b", {}, l.key)] : null,
       l.stage ? el("span", { class: "tag" }, l.stage + (l.format ? " " + l.format : "")) : el("span", { class: "tag" }, "not written by pushgate"),
       l.binary ? el("span", { class: "tag" }, "binary value") : null,
+      l.value_null ? el("span", { class: "tag" }, "null value (tombstone)") : null,
       l.value_cut ? el("span", { class: "tag" }, l.value_bytes + " bytes") : null,
       l.redriven ? el("span", { class: "tag redriven" }, "re-driven" + (l.redriven > 1 ? " ×" + l.redriven : "")) : null),
     el("div", { class: "codes" }, [...new Set(l.errors.map(e => e.code))].map(c => el("span", {}, c))),
@@ -109,7 +110,8 @@ async function openLetter(partition, offset) {
   $("letter-title").textContent = "Dead letter p" + partition + " @" + offset;
   $("letter-facts").textContent = [
     l.stage ? "stage " + l.stage + (l.format ? ", format " + l.format : "") : "not written by pushgate (no pushgate-errors)",
-    when(l.timestamp_ms), "key " + (l.key === null ? "null" : JSON.stringify(l.key)), l.value_bytes + " bytes",
+    when(l.timestamp_ms), "key " + (l.key === null ? "null" : JSON.stringify(l.key)),
+    l.value_null ? "null value (a tombstone: re-driven unchanged, it is a tombstone again)" : l.value_bytes + " bytes",
     l.source ? "from " + l.source.topic + "[" + l.source.partition + "] @" + l.source.offset : "source unknown",
     l.binary ? "binary value (shown with U+FFFD)" : null].filter(x => x).join(" · ");
   const problems = $("letter-problems");
