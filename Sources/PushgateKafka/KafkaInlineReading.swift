@@ -48,7 +48,9 @@ extension KafkaConsumer {
     ) {
         inline.serve(0)
         guard !stopped.isStopped else {
-            // Events still come (delivery reports, the group's): served, nothing read.
+            // Events still come (delivery reports, the group's): served, nothing read. A record this poll
+            // returns is dropped unhandled: it was never registered, so it is not committed, and the
+            // partition's next owner reads it.
             _ = rd_kafka_consumer_poll(client.handle, 0).map { rd_kafka_message_destroy($0) }
             inline.signal.wait(timeoutMs: timeoutMs)
             return
