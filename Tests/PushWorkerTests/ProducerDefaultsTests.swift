@@ -5,13 +5,12 @@ import Testing
 
 /// The worker's producer defaults, and `-X` winning over them.
 @Suite struct ProducerDefaultsTests {
-    /// `linger.ms` is left to librdkafka (5 ms): a longer default would cap the worker at
-    /// `--max-in-flight` records per linger.
-    @Test func theWorkerHashesKeysLikeJavaAndLeavesLingerToLibrdkafka() {
+    /// Batches wait up to 10 ms to fill (librdkafka's default is 5 ms).
+    @Test func theWorkerHashesKeysLikeJavaAndLingers10Ms() {
         let configuration = PushWorkerConfiguration(bootstrapServers: "127.0.0.1:9092")
         let properties = configuration.producerConfiguration.properties
         #expect(properties["partitioner"] == "murmur2_random")
-        #expect(properties["linger.ms"] == nil)
+        #expect(properties["linger.ms"] == "10")
         #expect(Int(properties["message.max.bytes"] ?? "") ?? 0 >= 1_048_576 + 256 * 1024)
     }
 
