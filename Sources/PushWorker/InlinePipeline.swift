@@ -99,30 +99,32 @@ final class InlinePipeline: Sendable {
         let delivery = InputDelivery(
             input: input, ticket: ticket, outputs: outputs.count, tally: ProducedTally(outputs), context: deliveries)
         let recordLimit = deliveries.recordLimit
-        outputs.withUnsafeBufferPointer { outputs in
-            for index in outputs.indices {
-                do {
-                    if outputs[index].exceeds(recordLimit: recordLimit) {
-                        worker.logger.warning(
-                            "dead letter value omitted: over the record size limit",
-                            metadata: [
-                                "source": "\(ticket.partition)@\(ticket.offset)",
-                                "bytes": "\(outputs[index].value.count)",
-                            ])
-                        let output = outputs[index].withoutValue()
-                        while try !producer.produceIfRoom(output, to: delivery) {
-                            producer.serveReports(waitingUpToMs: 10)
-                        }
-                    } else {
-                        while try !producer.produceIfRoom(outputs[index], to: delivery) {
-                            producer.serveReports(waitingUpToMs: 10)
-                        }
+        for index in outputs.indices {
+            do {
+                if outputs[index].exceeds(recordLimit: recordLimit) {
+                    try produceWithoutValue(outputs[index], to: delivery, source: ticket)
+                } else {
+                    while try !producer.produceIfRoom(outputs[index], to: delivery) {
+                        producer.serveReports(waitingUpToMs: 10)
                     }
-                } catch {
-                    limiter.fail(error)
-                    return
                 }
+            } catch {
+                limiter.fail(error)
+                return
             }
+        }
+    }
+
+    /// Hands over a dead letter over the record size limit without its value (`pushgate-value-omitted`).
+    private func produceWithoutValue(
+        _ output: OutputRecord, to delivery: InputDelivery, source ticket: OffsetTracker.Ticket
+    ) throws(KafkaError) {
+        worker.logger.warning(
+            "dead letter value omitted: over the record size limit",
+            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
+        let output = output.withoutValue()
+        while try !deliveries.producer.produceIfRoom(output, to: delivery) {
+            deliveries.producer.serveReports(waitingUpToMs: 10)
         }
     }
 }

@@ -210,9 +210,10 @@ extension OutputRecord: KafkaProducible {
     public func withKeyAndValue<Result>(
         _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
     ) -> Result {
-        // Optional chaining borrows the stored key; binding it (`if let`) would copy it.
-        if let keyed = key?.withUnsafeBytes({ key in value.withUnsafeBytes { body(key, $0) } }) { return keyed }
-        return value.withUnsafeBytes { body(nil, $0) }
+        // `key!` borrows the stored key (binding it, `if let`, would copy it), and no `Result?` is made
+        // (optional chaining would look up the metadata of `Optional<Result>` at run time, per record).
+        guard key != nil else { return value.withUnsafeBytes { body(nil, $0) } }
+        return key!.withUnsafeBytes { key in value.withUnsafeBytes { body(key, $0) } }
     }
 
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and

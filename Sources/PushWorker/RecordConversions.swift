@@ -14,11 +14,13 @@ extension InputRecord {
 extension InputRecord {
     /// The translator's copy of a record read in place.
     init(_ record: KafkaRecordView) {
+        var headers: [RecordHeader] = []
+        headers.reserveCapacity(record.headerCount)
+        record.forEachHeader { headers.append(RecordHeader(name: $0, value: $1.map { Array($0) })) }
         self.init(
             topic: record.topic, partition: record.partition, offset: record.offset,
             key: record.withKey { $0.map { Array($0) } }, value: record.withValue { Array($0) },
-            headers: record.headers { RecordHeader(name: $0, value: $1.map { Array($0) }) },
-            timestampMs: record.timestampMs, valueIsNull: record.valueIsNull)
+            headers: headers, timestampMs: record.timestampMs, valueIsNull: record.valueIsNull)
     }
 }
 

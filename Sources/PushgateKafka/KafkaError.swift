@@ -25,6 +25,7 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Takes ownership of an `rd_kafka_error_t`, converts it and destroys it.
+    @usableFromInline
     init(consuming error: OpaquePointer) {
         let code = rd_kafka_error_code(error)
         let text = rd_kafka_error_string(error).map { String(cString: $0) } ?? ""
@@ -34,6 +35,7 @@ public struct KafkaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error raised by the binding itself (bad configuration, use after shutdown, ...).
+    @usableFromInline
     static func client(_ message: String) -> KafkaError {
         KafkaError(RD_KAFKA_RESP_ERR__INVALID_ARG, message: message)
     }

@@ -13,15 +13,19 @@ public final class KafkaProducer: Sendable {
     /// The outcome of one record: its delivery report or the error that stopped it.
     public typealias DeliveryHandler = @Sendable (Result<KafkaDeliveryReport, KafkaError>) -> Void
 
+    @usableFromInline
     let client: RDKafkaClient
     let pollThread: PollThread
     /// Set once, by ``shutdown(flushTimeout:)``; read for every record, without a lock.
-    private let closed = Atomic<Bool>(false)
+    @usableFromInline
+    let closed = Atomic<Bool>(false)
     /// Calls of ``produce(_:to:)`` past the check of `closed` that have not returned: ``shutdown(flushTimeout:)``
     /// waits for them before it destroys the client, so a record handed over at that moment never
     /// meets a destroyed handle.
-    private let producing = Atomic<Int>(0)
-    private let topicHandles = RDKafkaTopicHandles()
+    @usableFromInline
+    let producing = Atomic<Int>(0)
+    @usableFromInline
+    let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
     /// The main queue of a producer whose events wake a ``KafkaEventSignal``, and the signal.
     private let signalled = Mutex<(queue: RDKafkaPointer, signal: KafkaEventSignal)?>(nil)
@@ -120,8 +124,11 @@ public final class KafkaProducer: Sendable {
     }
 
     /// Hands `record` to librdkafka without blocking; `receiver` gets its delivery report on the poll
-    /// thread. The fast path: nothing is allocated or copied per record on the Swift side.
+    /// thread. The fast path: nothing is allocated or copied per record on the Swift side. Inlinable, so
+    /// that it is specialized for the caller's record type: generic, it would read the record through
+    /// its witness table, and a record passed to it by value may be copied first.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
+    @inlinable
     public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
@@ -142,6 +149,7 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)`` but returns `false`, having handed nothing over, when
     /// the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
+    @inlinable
     public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver)
         throws(KafkaError) -> Bool
     {

@@ -6,6 +6,7 @@ import CRdKafka
 /// The fast way to read a topic whole when only part of each record is kept: no array of headers, no
 /// copy of the value.
 public struct KafkaRecordView {
+    @usableFromInline
     let message: UnsafePointer<rd_kafka_message_t>
     /// The topic the record was read from.
     public let topic: String
@@ -35,12 +36,14 @@ public struct KafkaRecordView {
     public var valueCount: Int { message.pointee.payload == nil ? 0 : message.pointee.len }
 
     /// Calls `body` with the key's bytes (`nil` when the record has none), in place.
+    @inlinable
     public func withKey<Result>(_ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows -> Result {
         let raw = message.pointee
         return try body(raw.key.map { UnsafeRawBufferPointer(start: $0, count: raw.key_len) })
     }
 
     /// Calls `body` with the value's bytes (empty for a null value), in place.
+    @inlinable
     public func withValue<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let raw = message.pointee
         return try body(UnsafeRawBufferPointer(start: raw.payload, count: raw.payload == nil ? 0 : raw.len))
@@ -63,10 +66,14 @@ public struct KafkaRecordView {
         return try body(UnsafeRawBufferPointer(start: value, count: size))
     }
 
-    /// The headers, in record order, each made by `make` from its name and its value's bytes in place
-    /// (`nil` for a null value).
-    public func headers<Header>(_ make: (_ name: String, _ value: UnsafeRawBufferPointer?) -> Header) -> [Header] {
-        RDKafkaMessageHeaders.headers(of: message, make)
+    /// How many headers the record has.
+    public var headerCount: Int { RDKafkaMessageHeaders.count(of: message) }
+
+    /// Calls `body` with each header, in record order: its name and its value's bytes in place (`nil`
+    /// for a null value), valid only during the call. Not generic, so that a caller building its own
+    /// list pays no generic dispatch per record.
+    public func forEachHeader(_ body: (_ name: String, _ value: UnsafeRawBufferPointer?) -> Void) {
+        RDKafkaMessageHeaders.forEach(of: message, body)
     }
 
     /// A copy of the whole record, read under `assignmentEpoch`.

@@ -6,10 +6,12 @@ import Synchronization
 ///
 /// librdkafka's handle functions used through it are thread-safe (``RDKafkaPointer``), and `destroy()`
 /// is called exactly once, by the owner, after its poll thread has stopped using it.
+@usableFromInline
 final class RDKafkaClient: Sendable {
     enum Kind { case producer, consumer }
 
     /// The `rd_kafka_t`.
+    @usableFromInline
     var handle: OpaquePointer { pointer.raw }
     private let pointer: RDKafkaPointer
     let callbacks: RDKafkaCallbacks

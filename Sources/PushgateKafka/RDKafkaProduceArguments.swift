@@ -5,18 +5,22 @@ import CRdKafka
 /// the call, so nothing is copied beforehand. The headers are added to a librdkafka header list here,
 /// each name and value given with its length (no C string is made), and the list is handed over with
 /// the record. The argument array itself lives on the stack.
+@usableFromInline
 enum RDKafkaProduceArguments {
     /// A byte that stands for an empty key, value or header value, so that empty stays empty rather
     /// than becoming null (an empty array may have no storage).
-    nonisolated(unsafe) private static let emptyBytes = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+    @usableFromInline
+    nonisolated(unsafe) static let emptyBytes = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 
     /// The most entries one call has: topic, partition, flags, opaque, timestamp, key, value, headers.
-    private static let maxEntries = 8
+    @usableFromInline
+    static let maxEntries = 8
 
     /// Calls `body` with the arguments of `record` whose opaque is `opaque`; the pointers are only
     /// valid inside `body`, which returns the error of `rd_kafka_produceva`. The header list belongs
     /// to librdkafka once the call succeeds; it is destroyed here when it fails. The record's topic is
     /// given as `topicHandle`, its librdkafka object, when there is one, else by name.
+    @inlinable
     static func withArguments(
         _ record: some KafkaProducible, topicHandle: OpaquePointer?, opaque: UnsafeMutableRawPointer,
         _ body: (UnsafeBufferPointer<rd_kafka_vu_t>) -> OpaquePointer?
@@ -49,7 +53,8 @@ enum RDKafkaProduceArguments {
 
     /// Writes the entries before key and value (topic, partition, flags, opaque, timestamp, headers)
     /// at the start of `storage`; returns how many.
-    private static func writeFixedEntries(
+    @inlinable
+    static func writeFixedEntries(
         of record: some KafkaProducible, topic: rd_kafka_vu_t, headers: OpaquePointer?,
         opaque: UnsafeMutableRawPointer, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>
     ) -> Int {
@@ -70,8 +75,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// An entry of `type`, its value set by `fill`.
-    @inline(__always)
-    private static func entry(_ type: rd_kafka_vtype_t, _ fill: (inout rd_kafka_vu_t) -> Void) -> rd_kafka_vu_t {
+    @inlinable @inline(__always)
+    static func entry(_ type: rd_kafka_vtype_t, _ fill: (inout rd_kafka_vu_t) -> Void) -> rd_kafka_vu_t {
         var entry = rd_kafka_vu_t()
         entry.vtype = type
         fill(&entry)
@@ -79,8 +84,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// Writes `entry` at `count` and counts it.
-    @inline(__always)
-    private static func put(
+    @inlinable @inline(__always)
+    static func put(
         _ entry: rd_kafka_vu_t, into storage: UnsafeMutableBufferPointer<rd_kafka_vu_t>, at count: inout Int
     ) {
         storage.initializeElement(at: count, to: entry)
@@ -88,7 +93,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// A key or value entry pointing at `bytes`.
-    private static func memoryEntry(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer) -> rd_kafka_vu_t {
+    @usableFromInline
+    static func memoryEntry(_ type: rd_kafka_vtype_t, _ bytes: UnsafeRawBufferPointer) -> rd_kafka_vu_t {
         entry(type) {
             $0.u.mem.ptr = bytes.baseAddress.map(UnsafeMutableRawPointer.init(mutating:))
             $0.u.mem.size = bytes.count
@@ -96,7 +102,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// Calls `body` with the topic argument: the object `handle`, else `name` as a C string.
-    private static func withTopic(
+    @usableFromInline
+    static func withTopic(
         _ name: String, handle: OpaquePointer?, _ body: (rd_kafka_vu_t) -> OpaquePointer?
     ) -> OpaquePointer? {
         var topic = rd_kafka_vu_t()
@@ -113,7 +120,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// The record's headers as a librdkafka list, `nil` when it has none.
-    private static func makeHeaders(of record: some KafkaProducible) -> OpaquePointer? {
+    @inlinable
+    static func makeHeaders(of record: some KafkaProducible) -> OpaquePointer? {
         let count = record.headerCount
         guard count > 0, let headers = rd_kafka_headers_new(count) else { return nil }
         record.forEachHeader { name, value in
@@ -126,7 +134,8 @@ enum RDKafkaProduceArguments {
     }
 
     /// `bytes`, or, when they have no storage (empty), empty bytes that are not null.
-    private static func nonNull(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    @usableFromInline
+    static func nonNull(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         bytes.baseAddress == nil ? UnsafeRawBufferPointer(start: emptyBytes, count: 0) : bytes
     }
 }

@@ -17,6 +17,7 @@ import Synchronization
 /// librdkafka handles. A record handed over while the producer is being shut down may still meet a
 /// destroyed object, as it may meet the destroyed client: ``KafkaProducer`` refuses records once
 /// shutdown has begun, and the worker produces none after it.
+@usableFromInline
 final class RDKafkaTopicHandles: Sendable {
     /// The most topic objects kept; more would make the search cost more than librdkafka's lookup.
     static let maxKept = 32
@@ -31,6 +32,7 @@ final class RDKafkaTopicHandles: Sendable {
     /// The object of `topic` in `client`, made on first use; `nil` when librdkafka refuses the name (the
     /// record is then produced by name, and librdkafka reports why), too many are kept already, or the
     /// objects have been given back (``destroyAll()``).
+    @usableFromInline
     func handle(for topic: String, in client: OpaquePointer) -> OpaquePointer? {
         let client = RDKafkaPointer(client)
         let found: RDKafkaPointer? = lock.withLock { state in
