@@ -33,8 +33,11 @@ public struct InputRecord: Sendable, Equatable {
     public var partition: Int32
     /// The record's offset in its partition.
     public var offset: Int64
+    // The optional properties are spelled `Optional<T>`, not `T?`: see ``OutputRecord`` (a `T?` made the
+    // initializer copy the whole record on its way out, retaining and releasing what it holds).
+
     /// The record key, `nil` when the record has none.
-    public var key: [UInt8]?
+    public var key: Optional<[UInt8]>
     /// The record value: the unified payload bytes.
     public var value: [UInt8]
     /// Whether the value is null (a tombstone), not empty: `value` is then empty, and the record's dead
@@ -43,7 +46,7 @@ public struct InputRecord: Sendable, Equatable {
     /// The record headers, in record order.
     public var headers: [RecordHeader]
     /// The record timestamp in milliseconds since the epoch, `nil` when the record carries none.
-    public var timestampMs: Int64?
+    public var timestampMs: Optional<Int64>
 
     /// Creates an input record.
     public init(

@@ -36,6 +36,14 @@ final class OffsetTracker: Sendable {
 
         var inFlight: Int { offsets.count - head }
 
+        /// Registers a record read under `epoch`; returns its sequence, or `nil` when the partition is
+        /// tracked under another epoch or is being revoked. Called in place (`values[index].register`):
+        /// reading `epoch` through the dictionary's getter first would copy the state and its arrays.
+        mutating func register(offset: Int64, outputs: Int, epoch: UInt64) -> Int? {
+            guard self.epoch == epoch, !revoking else { return nil }
+            return append(offset: offset, outputs: outputs)
+        }
+
         /// Registers a record; returns its sequence.
         mutating func append(offset: Int64, outputs: Int) -> Int {
             offsets.append(offset)
@@ -45,8 +53,10 @@ final class OffsetTracker: Sendable {
             return sequence
         }
 
-        /// One output of the record at `sequence` acknowledged; `true` when it was the record's last.
-        mutating func acknowledge(sequence: Int) -> Bool {
+        /// One output of the record at `sequence`, read under `epoch`, acknowledged; `true` when it was the
+        /// record's last (`false` under another epoch).
+        mutating func acknowledge(sequence: Int, epoch: UInt64) -> Bool {
+            guard self.epoch == epoch else { return false }
             let index = sequence - base
             guard index >= head, index < remaining.count, remaining[index] > 0 else { return false }
             remaining[index] -= 1
@@ -55,8 +65,10 @@ final class OffsetTracker: Sendable {
             return true
         }
 
-        /// The record at `sequence` finished, whatever outputs it still counted; `false` if it already had.
-        mutating func finish(sequence: Int) -> Bool {
+        /// The record at `sequence`, read under `epoch`, finished, whatever outputs it still counted;
+        /// `false` if it already had, or under another epoch.
+        mutating func finish(sequence: Int, epoch: UInt64) -> Bool {
+            guard self.epoch == epoch else { return false }
             let index = sequence - base
             guard index >= head, index < remaining.count, remaining[index] > 0 else { return false }
             remaining[index] = 0
@@ -130,9 +142,8 @@ final class OffsetTracker: Sendable {
     ) -> Ticket? {
         // One lookup; the state is changed in place (never copied out and back, which copies its arrays).
         guard let index = state.partitions.index(forKey: partition),
-            state.partitions.values[index].epoch == epoch, !state.partitions.values[index].revoking
+            let sequence = state.partitions.values[index].register(offset: offset, outputs: outputs, epoch: epoch)
         else { return nil }
-        let sequence = state.partitions.values[index].append(offset: offset, outputs: outputs)
         return Ticket(partition: partition, epoch: epoch, offset: offset, sequence: sequence)
     }
 
@@ -140,10 +151,8 @@ final class OffsetTracker: Sendable {
     @discardableResult
     func acknowledge(_ ticket: Ticket) -> Bool {
         let (last, wake) = state.withLock { state -> (Bool, Bool) in
-            guard let index = state.partitions.index(forKey: ticket.partition),
-                state.partitions.values[index].epoch == ticket.epoch
-            else { return (false, false) }
-            let last = state.partitions.values[index].acknowledge(sequence: ticket.sequence)
+            guard let index = state.partitions.index(forKey: ticket.partition) else { return (false, false) }
+            let last = state.partitions.values[index].acknowledge(sequence: ticket.sequence, epoch: ticket.epoch)
             return (last, last && state.takeRevocationWaiting())
         }
         if wake { progress.signal() }
@@ -155,10 +164,8 @@ final class OffsetTracker: Sendable {
         let wake = state.withLock { state in
             var any = false
             for ticket in tickets {
-                guard let index = state.partitions.index(forKey: ticket.partition),
-                    state.partitions.values[index].epoch == ticket.epoch
-                else { continue }
-                any = state.partitions.values[index].finish(sequence: ticket.sequence) || any
+                guard let index = state.partitions.index(forKey: ticket.partition) else { continue }
+                any = state.partitions.values[index].finish(sequence: ticket.sequence, epoch: ticket.epoch) || any
             }
             return any && state.takeRevocationWaiting()
         }

@@ -21,7 +21,7 @@ public final class WorkerMetrics: Sendable {
     private let endToEndLatency: CoreMetrics.Timer
     private let inFlight: Gauge
     private let producerQueue: Gauge
-    private let deadLetters = Mutex<[String: Counter]>([:])
+    private let deadLetters = Mutex<[DeadLetterKey: Counter]>([:])
     private let warnings = Mutex<[DiagnosticCode: Counter]>([:])
     private let kafkaErrors = Mutex<[String: Counter]>([:])
     private let consumerLag = Mutex<[String: Gauge]>([:])
@@ -53,12 +53,14 @@ public final class WorkerMetrics: Sendable {
     /// The dead letters and warnings of one translation.
     func recordDiagnostics(of translation: Translation) {
         for report in translation.deadLetters {
-            var seen = Set<DiagnosticCode>()
-            for error in report.errors where seen.insert(error.code).inserted {
-                let key = "\(report.stage.rawValue)|\(error.code.rawValue)"
+            let errors = report.errors
+            for index in errors.indices {
+                let code = errors[index].code
+                // Once per distinct code: a dead letter has few errors, so looking back costs less than a set.
+                guard !errors[..<index].contains(where: { $0.code == code }) else { continue }
                 counter(
-                    in: deadLetters, key: key, name: MetricName.deadLetters,
-                    dimensions: [("stage", report.stage.rawValue), ("code", error.code.rawValue)]
+                    in: deadLetters, key: DeadLetterKey(stage: report.stage, code: code), name: MetricName.deadLetters,
+                    dimensions: [("stage", report.stage.rawValue), ("code", code.rawValue)]
                 ).increment()
             }
         }
@@ -118,12 +120,14 @@ public final class WorkerMetrics: Sendable {
     /// Producer queue depth (`msg_cnt`) from librdkafka's statistics.
     func recordProducerQueue(_ depth: Int64) { producerQueue.record(depth) }
 
+    /// The counter of `key` in `cache`, made on first use with `dimensions` (built only then).
     private func counter<Key: Hashable & Sendable>(
-        in cache: borrowing Mutex<[Key: Counter]>, key: Key, name: String, dimensions: [(String, String)]
+        in cache: borrowing Mutex<[Key: Counter]>, key: Key, name: String,
+        dimensions: @autoclosure () -> [(String, String)]
     ) -> Counter {
         cache.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = Counter(label: name, dimensions: dimensions, factory: factory)
+            let counter = Counter(label: name, dimensions: dimensions(), factory: factory)
             counters[key] = counter
             return counter
         }
@@ -153,4 +157,10 @@ public enum MetricName {
     public static let producerQueueDepth = "pushgate_producer_queue_depth"
     /// Counter, label `code` (librdkafka's error name, e.g. `_TRANSPORT`): errors reported by librdkafka.
     public static let kafkaErrors = "pushgate_kafka_errors_total"
+}
+
+/// A dead-letter counter's labels: the stage and one error code.
+private struct DeadLetterKey: Hashable, Sendable {
+    let stage: Stage
+    let code: DiagnosticCode
 }

@@ -54,8 +54,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Option(help: "Partitions of every topic of the embedded broker.")
     var partitions = 32
 
+    /// Five by default: on a shared machine, the medians of three runs move too much.
     @Option(help: "Runs; the table reports each and the median.")
-    var runs = 3
+    var runs = 5
 
     @Option(help: ArgumentHelp("Contenders to run (repeatable): worker, librdkafka-c.", valueName: "NAME"))
     var contender: [Contender] = Contender.allCases
