@@ -37,9 +37,7 @@ struct EmbeddedBrokerControlTests {
                 topics: ["traced"], partitions: 1, logger: Logger(label: "broker", factory: log.handler),
                 traceEvents: traced)
             defer { broker.shutdown() }
-            let producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-                logger: KafkaTestSupport.logger)
+            let producer = try KafkaTestSupport.producer(for: broker)
             for value in ["a", "b"] {
                 _ = try await producer.send(KafkaProducerMessage(topic: "traced", key: nil, value: Array(value.utf8)))
             }

@@ -12,9 +12,7 @@ struct FetcherWakeUpTests {
         let perPartition = 3000
         let broker = try EmbeddedBroker(topics: ["woken"], partitions: partitions, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         let padding = String(repeating: "x", count: 200)
         for index in 0..<perPartition {
             for partition in 0..<partitions {

@@ -7,9 +7,7 @@ struct KafkaBatchTests {
     @Test func batchesKeepEveryRecordInPartitionOrder() async throws {
         let broker = try EmbeddedBroker(topics: ["batched"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for index in 0..<300 {
             try await producer.produceWhenQueued(
                 KafkaProducerMessage(topic: "batched", key: nil, value: Array("\(index)".utf8))
@@ -17,11 +15,7 @@ struct KafkaBatchTests {
         }
         try await producer.flush(timeout: .seconds(20))
         await producer.shutdown()
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                bootstrapServers: broker.bootstrapServers, groupId: "batched", topics: ["batched"],
-                properties: KafkaTestSupport.quickGroup),
-            logger: KafkaTestSupport.logger)
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "batched", topics: ["batched"])
         try await Task.sleep(for: .seconds(5))  // let the group join and the buffer fill
         var values: [String] = []
         var largest = 0

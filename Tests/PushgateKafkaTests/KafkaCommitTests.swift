@@ -6,9 +6,7 @@ struct KafkaCommitTests {
     @Test func aNewMemberResumesAfterTheCommittedOffset() async throws {
         let broker = try EmbeddedBroker(topics: ["commits"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for index in 0..<10 {
             _ = try await producer.send(KafkaProducerMessage(topic: "commits", key: nil, value: [UInt8(index)]))
         }
@@ -33,9 +31,7 @@ struct KafkaCommitTests {
     @Test func revokeCommitsWhatTheListenerReturns() async throws {
         let broker = try EmbeddedBroker(topics: ["revoke"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for index in 0..<5 {
             _ = try await producer.send(KafkaProducerMessage(topic: "revoke", key: nil, value: [UInt8(index)]))
         }

@@ -55,9 +55,7 @@ struct KafkaDeliveryReceiverTests {
             copies.withLock { $0.append(delivery.record()) }
             if let error = delivery.error { errors.withLock { $0.append(error) } }
         }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         let secret = Array("the notification text".utf8)
         let record = KafkaProducerMessage(
             topic: "refused", key: Array("k".utf8), value: secret, headers: [KafkaHeader(name: "h", value: [1, 2])])

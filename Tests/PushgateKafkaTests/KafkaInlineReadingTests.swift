@@ -27,9 +27,7 @@ struct KafkaInlineReadingTests {
         let broker = try EmbeddedBroker(
             topics: ["inline.in", "inline.out"], partitions: 2, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let feeder = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let feeder = try KafkaTestSupport.producer(for: broker)
         for index in 0..<60 {
             _ = try await feeder.send(
                 KafkaProducerMessage(

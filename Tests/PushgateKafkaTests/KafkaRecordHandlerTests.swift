@@ -7,9 +7,7 @@ struct KafkaRecordHandlerTests {
     @Test func everyRecordReachesTheHandlerInPlaceAndTheListedWatermarksAreThePerPartitionOnes() async throws {
         let broker = try EmbeddedBroker(topics: ["in.place"], partitions: 3, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for index in 0..<30 {
             _ = try await producer.send(
                 KafkaProducerMessage(

@@ -9,9 +9,7 @@ struct KafkaRefusedRecordTests {
         let broker = try EmbeddedBroker(topics: ["small"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
         #expect(broker.perform(controlCommand: "error Produce MSG_SIZE_TOO_LARGE 1") == "ok")
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         let secret = Array(#"{"aps":{"alert":"a private notification text"}}"#.utf8)
         do {
             _ = try await producer.send(KafkaProducerMessage(topic: "small", key: nil, value: secret))

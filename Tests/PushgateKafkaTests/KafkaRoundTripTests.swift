@@ -6,9 +6,7 @@ struct KafkaRoundTripTests {
     @Test func recordsRoundTripWithKeysHeadersAndOrder() async throws {
         let broker = try EmbeddedBroker(topics: ["round.trip"], partitions: 3, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         var sent: [KafkaProducerMessage] = []
         for index in 0..<60 {
             let message = KafkaProducerMessage(
@@ -27,11 +25,7 @@ struct KafkaRoundTripTests {
         }
         await producer.shutdown()
 
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                bootstrapServers: broker.bootstrapServers, groupId: "round-trip", topics: ["round.trip"],
-                properties: KafkaTestSupport.quickGroup),
-            logger: KafkaTestSupport.logger)
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "round-trip", topics: ["round.trip"])
         let received = try await KafkaTestSupport.read(sent.count, from: consumer)
         await consumer.close()
 
@@ -55,18 +49,12 @@ struct KafkaRoundTripTests {
         let broker = try EmbeddedBroker(topics: ["faulty"], partitions: 2, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
         #expect(broker.perform(controlCommand: "error Produce NOT_LEADER_FOR_PARTITION 3") == "ok")
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for index in 0..<5 {
             _ = try await producer.send(KafkaProducerMessage(topic: "faulty", key: [1], value: [UInt8(index)]))
         }
         await producer.shutdown()
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                bootstrapServers: broker.bootstrapServers, groupId: "faulty", topics: ["faulty"],
-                properties: KafkaTestSupport.quickGroup),
-            logger: KafkaTestSupport.logger)
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "faulty", topics: ["faulty"])
         let received = try await KafkaTestSupport.read(5, from: consumer)
         await consumer.close()
         #expect(received.map(\.value) == (0..<5).map { [UInt8($0)] })
@@ -76,17 +64,11 @@ struct KafkaRoundTripTests {
     @Test func aNullValueStaysNullAndAnEmptyOneEmpty() async throws {
         let broker = try EmbeddedBroker(topics: ["tombstones"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         _ = try await producer.send(KafkaProducerMessage(topic: "tombstones", key: [1], value: [], valueIsNull: true))
         _ = try await producer.send(KafkaProducerMessage(topic: "tombstones", key: [2], value: []))
         await producer.shutdown()
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                bootstrapServers: broker.bootstrapServers, groupId: "tombstones", topics: ["tombstones"],
-                properties: KafkaTestSupport.quickGroup),
-            logger: KafkaTestSupport.logger)
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "tombstones", topics: ["tombstones"])
         let received = try await KafkaTestSupport.read(2, from: consumer)
         await consumer.close()
         #expect(received.map(\.valueIsNull) == [true, false])
@@ -96,9 +78,7 @@ struct KafkaRoundTripTests {
     @Test func sendingAfterShutdownFails() async throws {
         let broker = try EmbeddedBroker(topics: ["closed"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         await producer.shutdown()
         await #expect(throws: KafkaError.self) {
             try await producer.send(KafkaProducerMessage(topic: "closed", key: nil, value: [1]))

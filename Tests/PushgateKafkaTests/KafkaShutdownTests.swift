@@ -7,11 +7,7 @@ struct KafkaShutdownTests {
     @Test func consumerCallsAfterCloseFailCleanly() async throws {
         let broker = try EmbeddedBroker(topics: ["after.close"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                bootstrapServers: broker.bootstrapServers, groupId: "after-close", topics: ["after.close"],
-                properties: KafkaTestSupport.quickGroup),
-            logger: KafkaTestSupport.logger)
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "after-close", topics: ["after.close"])
         await consumer.close()
         await #expect(throws: KafkaError.self) {
             try await consumer.commit([KafkaTopicPartitionOffset(topic: "after.close", partition: 0, offset: 1)])
@@ -22,9 +18,7 @@ struct KafkaShutdownTests {
     @Test func producerStateAfterShutdownIsSafeToRead() async throws {
         let broker = try EmbeddedBroker(topics: ["after.shutdown"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         _ = try await producer.send(KafkaProducerMessage(topic: "after.shutdown", key: nil, value: [1]))
         await producer.shutdown()
         #expect(producer.outstandingCount == 0)

@@ -13,6 +13,20 @@ enum KafkaTestSupport {
     /// Consumer properties that keep group joins quick on the mock cluster.
     static let quickGroup = BrokerTesting.quickGroup
 
+    /// A producer for `broker` with the binding's defaults.
+    static func producer(for broker: EmbeddedBroker) throws -> KafkaProducer {
+        try KafkaProducer(
+            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers), logger: logger)
+    }
+
+    /// A consumer of `topics` for `broker` in group `groupId`, joining quickly (``quickGroup``).
+    static func consumer(for broker: EmbeddedBroker, groupId: String, topics: [String]) throws -> KafkaConsumer {
+        try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                bootstrapServers: broker.bootstrapServers, groupId: groupId, topics: topics, properties: quickGroup),
+            logger: logger)
+    }
+
     /// Reads `count` records from `consumer`, or fails after `seconds`.
     static func read(_ count: Int, from consumer: KafkaConsumer, seconds: Int = 30) async throws
         -> [KafkaConsumerMessage]
@@ -35,5 +49,4 @@ enum KafkaTestSupport {
             return first
         }
     }
-
 }

@@ -63,9 +63,7 @@ struct RDKafkaTopicHandlesTests {
         let topics = (0..<count).map { "many.\($0)" }
         let broker = try EmbeddedBroker(topics: topics, partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
-        let producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrapServers),
-            logger: KafkaTestSupport.logger)
+        let producer = try KafkaTestSupport.producer(for: broker)
         for topic in topics {
             let report = try await producer.send(KafkaProducerMessage(topic: topic, key: nil, value: Array(topic.utf8)))
             #expect(report.topic == topic)
