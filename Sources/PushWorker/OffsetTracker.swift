@@ -90,8 +90,15 @@ final class OffsetTracker: Sendable {
         }
     }
 
+    private typealias PartitionIndex = Dictionary<KafkaTopicPartition, PartitionState>.Index
+
     private struct State {
-        var partitions: [KafkaTopicPartition: PartitionState] = [:]
+        /// Changed in place through `values` (which keeps every index valid), or by key through
+        /// ``changePartitions(_:)``, which forgets `recent`.
+        private(set) var partitions: [KafkaTopicPartition: PartitionState] = [:]
+        /// The partition looked up last, and where it is: records come in runs of one partition, and
+        /// comparing a partition costs less than hashing its topic name for every record.
+        private var recent: (partition: KafkaTopicPartition, index: PartitionIndex)?
         var pipelineStopped = false
         /// Whether a revocation sleeps on `progress`, waiting for records in flight.
         var revocationWaits = false
@@ -100,6 +107,32 @@ final class OffsetTracker: Sendable {
         mutating func takeRevocationWaiting() -> Bool {
             defer { revocationWaits = false }
             return revocationWaits
+        }
+
+        /// Adds or removes partitions (by key, which may move the others).
+        mutating func changePartitions(_ body: (inout [KafkaTopicPartition: PartitionState]) -> Void) {
+            recent = nil
+            body(&partitions)
+        }
+
+        /// Changes the state of `partition` in place; nil when it is not tracked.
+        mutating func withPartition<Result>(
+            _ partition: KafkaTopicPartition, _ body: (inout PartitionState) -> Result
+        ) -> Result? {
+            let index: PartitionIndex
+            if let recent, recent.partition == partition {
+                index = recent.index
+            } else {
+                guard let found = partitions.index(forKey: partition) else { return nil }
+                index = found
+                recent = (partition, found)
+            }
+            return body(&partitions.values[index])
+        }
+
+        /// Changes the state of every partition in place.
+        mutating func withEachPartition(_ body: (KafkaTopicPartition, inout PartitionState) -> Void) {
+            for index in partitions.indices { body(partitions.keys[index], &partitions.values[index]) }
         }
     }
 
@@ -110,7 +143,9 @@ final class OffsetTracker: Sendable {
     /// Starts tracking `assigned` partitions under `epoch`.
     func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
         state.withLock { state in
-            for partition in assigned { state.partitions[partition] = PartitionState(epoch: epoch) }
+            state.changePartitions { partitions in
+                for partition in assigned { partitions[partition] = PartitionState(epoch: epoch) }
+            }
         }
     }
 
@@ -140,10 +175,11 @@ final class OffsetTracker: Sendable {
     private static func begin(
         _ partition: KafkaTopicPartition, offset: Int64, epoch: UInt64, outputs: Int, in state: inout State
     ) -> Ticket? {
-        // One lookup; the state is changed in place (never copied out and back, which copies its arrays).
-        guard let index = state.partitions.index(forKey: partition),
-            let sequence = state.partitions.values[index].register(offset: offset, outputs: outputs, epoch: epoch)
-        else { return nil }
+        // The state is changed in place (never copied out and back, which copies its arrays).
+        let registered = state.withPartition(partition) {
+            $0.register(offset: offset, outputs: outputs, epoch: epoch)
+        }
+        guard let sequence = registered ?? nil else { return nil }
         return Ticket(partition: partition, epoch: epoch, offset: offset, sequence: sequence)
     }
 
@@ -151,8 +187,10 @@ final class OffsetTracker: Sendable {
     @discardableResult
     func acknowledge(_ ticket: Ticket) -> Bool {
         let (last, wake) = state.withLock { state -> (Bool, Bool) in
-            guard let index = state.partitions.index(forKey: ticket.partition) else { return (false, false) }
-            let last = state.partitions.values[index].acknowledge(sequence: ticket.sequence, epoch: ticket.epoch)
+            let last =
+                state.withPartition(ticket.partition) {
+                    $0.acknowledge(sequence: ticket.sequence, epoch: ticket.epoch)
+                } ?? false
             return (last, last && state.takeRevocationWaiting())
         }
         if wake { progress.signal() }
@@ -164,8 +202,10 @@ final class OffsetTracker: Sendable {
         let wake = state.withLock { state in
             var any = false
             for ticket in tickets {
-                guard let index = state.partitions.index(forKey: ticket.partition) else { continue }
-                any = state.partitions.values[index].finish(sequence: ticket.sequence, epoch: ticket.epoch) || any
+                let finished = state.withPartition(ticket.partition) {
+                    $0.finish(sequence: ticket.sequence, epoch: ticket.epoch)
+                }
+                any = finished == true || any
             }
             return any && state.takeRevocationWaiting()
         }
@@ -176,11 +216,10 @@ final class OffsetTracker: Sendable {
     func takeCommittable() -> [KafkaTopicPartitionOffset] {
         state.withLock { state in
             var result: [KafkaTopicPartitionOffset] = []
-            for index in state.partitions.indices {
-                let partitionState = state.partitions.values[index]
-                guard let offset = partitionState.committable, offset != partitionState.committed else { continue }
-                state.partitions.values[index].committed = offset
-                result.append(KafkaTopicPartitionOffset(state.partitions.keys[index], offset: offset))
+            state.withEachPartition { partition, partitionState in
+                guard let offset = partitionState.committable, offset != partitionState.committed else { return }
+                partitionState.committed = offset
+                result.append(KafkaTopicPartitionOffset(partition, offset: offset))
             }
             return result
         }
@@ -189,8 +228,10 @@ final class OffsetTracker: Sendable {
     /// Forgets that `offsets` were committed, so the next ``takeCommittable()`` offers them again.
     func commitFailed(_ offsets: [KafkaTopicPartitionOffset]) {
         state.withLock { state in
-            for entry in offsets where state.partitions[entry.topicPartition]?.committed == entry.offset {
-                state.partitions[entry.topicPartition]?.committed = nil
+            for entry in offsets {
+                state.withPartition(entry.topicPartition) { partition in
+                    if partition.committed == entry.offset { partition.committed = nil }
+                }
             }
         }
     }
@@ -217,7 +258,7 @@ final class OffsetTracker: Sendable {
     ) -> [KafkaTopicPartitionOffset] {
         let deadline = ContinuousClock.now + timeout
         state.withLock { state in
-            for partition in revoked { state.partitions[partition]?.revoking = true }
+            for partition in revoked { state.withPartition(partition) { $0.revoking = true } }
         }
         while true {
             let drained = state.withLock { state in
@@ -238,11 +279,13 @@ final class OffsetTracker: Sendable {
         let result: [KafkaTopicPartitionOffset] = state.withLock { state in
             state.revocationWaits = false
             var result: [KafkaTopicPartitionOffset] = []
-            for partition in revoked {
-                if let offset = state.partitions[partition]?.committable {
-                    result.append(KafkaTopicPartitionOffset(partition, offset: offset))
+            state.changePartitions { partitions in
+                for partition in revoked {
+                    if let offset = partitions[partition]?.committable {
+                        result.append(KafkaTopicPartitionOffset(partition, offset: offset))
+                    }
+                    partitions[partition] = nil
                 }
-                state.partitions[partition] = nil
             }
             return result
         }

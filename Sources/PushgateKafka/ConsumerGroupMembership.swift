@@ -13,8 +13,20 @@ import Synchronization
 /// or the listener is called.
 final class ConsumerGroupMembership: Sendable {
     private struct Epochs {
-        var byPartition: [KafkaTopicPartition: UInt64] = [:]
+        var byPartition: [KafkaTopicPartition: UInt64] = [:] {
+            didSet { recent = nil }
+        }
         var last: UInt64 = 0
+        /// The partition asked for last, and its epoch: records come in runs of one partition, and
+        /// comparing a partition costs less than hashing its topic name for every record.
+        var recent: (partition: KafkaTopicPartition, epoch: UInt64)?
+
+        mutating func epoch(of partition: KafkaTopicPartition) -> UInt64 {
+            if let recent, recent.partition == partition { return recent.epoch }
+            let epoch = byPartition[partition] ?? 0
+            recent = (partition, epoch)
+            return epoch
+        }
     }
 
     private let epochs = Mutex(Epochs())
@@ -27,7 +39,7 @@ final class ConsumerGroupMembership: Sendable {
     }
 
     /// The assignment epoch of `partition`, 0 when it is not assigned.
-    func epoch(of partition: KafkaTopicPartition) -> UInt64 { epochs.withLock { $0.byPartition[partition] ?? 0 } }
+    func epoch(of partition: KafkaTopicPartition) -> UInt64 { epochs.withLock { $0.epoch(of: partition) } }
 
     /// The partitions currently assigned.
     var assignedPartitions: [KafkaTopicPartition] { epochs.withLock { Array($0.byPartition.keys) } }

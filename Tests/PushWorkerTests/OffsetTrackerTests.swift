@@ -52,6 +52,35 @@ struct OffsetTrackerTests {
         #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 6)])
     }
 
+    /// The tracker remembers where the partition of the last record is: partitions assigned or revoked
+    /// since (which may move it) must not send a record to another partition's state.
+    @Test func recordsGoToTheirOwnPartitionWhilePartitionsComeAndGo() throws {
+        let tracker = OffsetTracker()
+        tracker.assign([partition], epoch: 1)
+        let first = try #require(tracker.begin(message(0), outputs: 1))
+        // Enough partitions that the table grows and moves the first one's state.
+        let others = (1...64).map { KafkaTopicPartition(topic: "in", partition: Int32($0)) }
+        tracker.assign(others, epoch: 2)
+        let second = try #require(tracker.begin(message(1), outputs: 1))
+        let other = try #require(
+            tracker.begin(
+                KafkaConsumerMessage(topic: "in", partition: 7, offset: 40, key: nil, value: [], assignmentEpoch: 2),
+                outputs: 1))
+        tracker.finish([first, second, other])
+        let committable = tracker.takeCommittable().sorted { $0.topicPartition.partition < $1.topicPartition.partition }
+        #expect(
+            committable == [
+                KafkaTopicPartitionOffset(partition, offset: 2), KafkaTopicPartitionOffset(others[6], offset: 41),
+            ])
+        _ = tracker.revoke([partition], waitingUpTo: .zero)
+        #expect(tracker.begin(message(2), outputs: 1) == nil, "a revoked partition takes no records")
+        tracker.assign([partition], epoch: 3)
+        #expect(tracker.begin(message(2), outputs: 1) == nil, "a record of the earlier assignment is refused")
+        let again = try #require(tracker.begin(message(2, epoch: 3), outputs: 1))
+        tracker.finish([again])
+        #expect(tracker.takeCommittable() == [KafkaTopicPartitionOffset(partition, offset: 3)])
+    }
+
     @Test func gapsInOffsetsDoNotBlockCommits() throws {
         let tracker = OffsetTracker()
         tracker.assign([partition], epoch: 1)
