@@ -43,8 +43,10 @@ deploy-lint: deps
 build: deps
 	$(SWIFT) build --product pushgate
 
+## A release build as the container image makes it (deploy/Dockerfile): the Swift runtime and Foundation linked
+## into the binary, which then needs only librdkafka and jemalloc; `make bench` measures this build.
 build-release: deps
-	$(SWIFT) build -c release --product pushgate
+	$(SWIFT) build -c release --product pushgate --static-swift-stdlib
 
 ## The main job: the worker on an embedded broker, fed the example payloads; shows every record (see README).
 run: build
