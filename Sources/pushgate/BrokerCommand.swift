@@ -80,7 +80,11 @@ struct BrokerCommand: AsyncParsableCommand {
         let service = EmbeddedBrokerService(broker: broker, controlLines: control ? StandardStreams.inputLines() : nil)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: [
+                    .init(
+                        service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                        serviceName: ServiceName.embeddedBroker)
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

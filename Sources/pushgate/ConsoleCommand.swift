@@ -70,7 +70,8 @@ struct ConsoleCommand: AsyncParsableCommand {
             logger.notice(
                 "started an embedded broker at \(broker.bootstrapServers): point a worker at it with --bootstrap-servers"
             )
-            services.append(.init(service: EmbeddedBrokerService(broker: broker)))
+            services.append(
+                .init(service: EmbeddedBrokerService(broker: broker), serviceName: ServiceName.embeddedBroker))
         }
         let console = ConsoleSettings(
             bootstrapServers: bootstrap, embeddedBroker: worker.bootstrapServers.isEmpty, inputTopic: worker.inputTopic,
@@ -86,7 +87,10 @@ struct ConsoleCommand: AsyncParsableCommand {
             host: host, port: port, token: token, settings: console, resources: resources,
             maxPayloadBytes: worker.translator.maxPayloadBytes, logger: logger,
             onListening: { port in StandardStreams.writeLine("console listening on port \(port)") })
-        services.append(.init(service: server, successTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(
+            .init(
+                service: server, successTerminationBehavior: .gracefullyShutdownGroup,
+                serviceName: ServiceName.console))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

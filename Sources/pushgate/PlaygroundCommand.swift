@@ -53,7 +53,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
             onListening: { port in StandardStreams.writeLine("playground listening on port \(port)") })
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: server, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: [
+                    .init(
+                        service: server, successTerminationBehavior: .gracefullyShutdownGroup,
+                        serviceName: ServiceName.playground)
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -66,7 +66,8 @@ struct RunCommand: AsyncParsableCommand {
             worker.bootstrapServers = broker.bootstrapServers
             logger.notice("started an embedded broker at \(broker.bootstrapServers)")
             adaptToMockCluster(&worker, logger: logger)
-            services.append(.init(service: EmbeddedBrokerService(broker: broker)))
+            services.append(
+                .init(service: EmbeddedBrokerService(broker: broker), serviceName: ServiceName.embeddedBroker))
         } else {
             let cluster = try await describeCluster(
                 worker, timeoutSeconds: settings.connectTimeoutSeconds, logger: logger)
@@ -79,12 +80,13 @@ struct RunCommand: AsyncParsableCommand {
                 .init(
                     service: OperationsServer(
                         port: port, routes: OperationsRoutes(registry: metrics.registry, health: health), logger: logger
-                    )))
+                    ), serviceName: ServiceName.operations))
         }
         services.append(
             .init(
                 service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
-                successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup))
+                successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
+                serviceName: ServiceName.worker))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
