@@ -26,35 +26,16 @@ enum RDKafkaMessageHeaders {
             index += 1
         }
     }
-
-    /// The headers of `message`, in order, each made by `make` from its name and its value's bytes in
-    /// place (`nil` for a null value).
-    static func headers<Header>(
-        of message: UnsafePointer<rd_kafka_message_t>,
-        _ make: (_ name: String, _ value: UnsafeRawBufferPointer?) -> Header
-    ) -> [Header] {
-        var list: OpaquePointer?
-        guard rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
-        var result: [Header] = []
-        result.reserveCapacity(rd_kafka_header_cnt(list))
-        var index = 0
-        var name: UnsafePointer<CChar>?
-        var value: UnsafeRawPointer?
-        var size = 0
-        while rd_kafka_header_get_all(list, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
-            result.append(
-                make(
-                    name.map { String(cString: $0) } ?? "", value.map { UnsafeRawBufferPointer(start: $0, count: size) }
-                ))
-            index += 1
-        }
-        return result
-    }
 }
 
 extension KafkaHeader {
     /// The headers of a consumed or produced record, in order, copied.
     static func headers(of message: UnsafePointer<rd_kafka_message_t>) -> [KafkaHeader] {
-        RDKafkaMessageHeaders.headers(of: message) { KafkaHeader(name: $0, value: $1.map { Array($0) }) }
+        var headers: [KafkaHeader] = []
+        headers.reserveCapacity(RDKafkaMessageHeaders.count(of: message))
+        RDKafkaMessageHeaders.forEach(of: message) {
+            headers.append(KafkaHeader(name: $0, value: $1.map { Array($0) }))
+        }
+        return headers
     }
 }
