@@ -22,7 +22,7 @@ final class InlinePipeline: Sendable {
 
     private struct BatchTally {
         var consumed = 0
-        var durations: [UInt64] = []
+        var durations: [Int64] = []
         /// When the batch's first record was read, in milliseconds since the epoch.
         var readAtMs: Int64 = 0
     }
@@ -69,7 +69,7 @@ final class InlinePipeline: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let input = InputRecord(record)
         let translation = translator.translation(of: input, readAtMs: readAtMs)
-        let duration = DispatchTime.now().uptimeNanoseconds &- started
+        let duration = Int64(clamping: DispatchTime.now().uptimeNanoseconds &- started)
         batch.withLock { $0.durations.append(duration) }
         worker.report(translation)
         produce(input, translation, ticket: ticket)

@@ -17,8 +17,10 @@ public final class WorkerMetrics: Sendable {
     private let factory: any MetricsFactory
     private let consumed: Counter
     private let produced: [String: Counter]
-    private let translationDuration: CoreMetrics.Timer
-    private let endToEndLatency: CoreMetrics.Timer
+    // The timers' handlers themselves, not `CoreMetrics.Timer`s: the durations go to them a batch at a time
+    // (``BatchTimerHandler``).
+    private let translationDuration: any TimerHandler
+    private let endToEndLatency: any TimerHandler
     private let inFlight: Gauge
     private let producerQueue: Gauge
     private let deadLetters = Mutex<[DeadLetterKey: Counter]>([:])
@@ -36,8 +38,8 @@ public final class WorkerMetrics: Sendable {
                 label: MetricName.recordsProduced, dimensions: [("format", label)], factory: factory)
         }
         self.produced = produced
-        translationDuration = CoreMetrics.Timer(label: MetricName.translationDuration, factory: factory)
-        endToEndLatency = CoreMetrics.Timer(label: MetricName.endToEndLatency, factory: factory)
+        translationDuration = factory.makeTimer(label: MetricName.translationDuration, dimensions: [])
+        endToEndLatency = factory.makeTimer(label: MetricName.endToEndLatency, dimensions: [])
         inFlight = Gauge(label: MetricName.recordsInFlight, factory: factory)
         producerQueue = Gauge(label: MetricName.producerQueueDepth, factory: factory)
     }
@@ -46,8 +48,8 @@ public final class WorkerMetrics: Sendable {
     func recordConsumed(_ count: Int = 1) { consumed.increment(by: count) }
 
     /// Translations took `nanoseconds` each: recorded together after each batch of records read.
-    func recordTranslations(nanoseconds: [UInt64]) {
-        for duration in nanoseconds { translationDuration.recordNanoseconds(Int64(clamping: duration)) }
+    func recordTranslations(nanoseconds: [Int64]) {
+        translationDuration.recordNanoseconds(each: nanoseconds)
     }
 
     /// The dead letters and warnings of one translation.
@@ -83,10 +85,13 @@ public final class WorkerMetrics: Sendable {
     /// The last outputs of input records whose timestamps are `timestampsMs` were acknowledged now.
     func recordAcknowledged(inputTimestampsMs timestampsMs: [Int64]) {
         let nowMs = Date().timeIntervalSince1970 * 1000
+        var latencies: [Int64] = []
+        latencies.reserveCapacity(timestampsMs.count)
         for timestampMs in timestampsMs where timestampMs > 0 {
             let latencyMs = nowMs - Double(timestampMs)
-            if latencyMs >= 0 { endToEndLatency.recordNanoseconds(Int64(latencyMs * 1_000_000)) }
+            if latencyMs >= 0 { latencies.append(Int64(latencyMs * 1_000_000)) }
         }
+        if !latencies.isEmpty { endToEndLatency.recordNanoseconds(each: latencies) }
     }
 
     /// The current number of records in flight and of records waiting in the producer.

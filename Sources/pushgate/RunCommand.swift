@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
             services.append(
                 .init(
                     service: OperationsServer(
-                        port: port, routes: OperationsRoutes(registry: metrics.registry, health: health), logger: logger
+                        port: port, routes: OperationsRoutes(metrics: metrics.emit, health: health), logger: logger
                     ), serviceName: ServiceName.operations))
         }
         services.append(

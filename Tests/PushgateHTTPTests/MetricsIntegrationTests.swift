@@ -45,7 +45,7 @@ struct MetricsIntegrationTests {
             commitInterval: .milliseconds(200), statisticsIntervalMs: 300)
         let port = PortBox()
         let server = OperationsServer(
-            host: "127.0.0.1", port: 0, routes: OperationsRoutes(registry: metrics.registry, health: health),
+            host: "127.0.0.1", port: 0, routes: OperationsRoutes(metrics: metrics.emit, health: health),
             logger: quiet, onListening: { port.set($0) })
         let worker = PushWorker(configuration: configuration, logger: logger, metrics: metrics.worker, health: health)
         let group = ServiceGroup(

@@ -16,13 +16,19 @@ public struct OperationsRoutes: Sendable {
         public var body: [UInt8]
     }
 
-    private let registry: PrometheusCollectorRegistry
+    /// What `/metrics` answers, in the Prometheus text format.
+    private let metrics: @Sendable () -> [UInt8]
     private let health: WorkerHealth
+
+    /// Creates the routes over what `metrics` emits and the worker's health.
+    public init(metrics: @escaping @Sendable () -> [UInt8], health: WorkerHealth) {
+        self.metrics = metrics
+        self.health = health
+    }
 
     /// Creates the routes over a registry and the worker's health.
     public init(registry: PrometheusCollectorRegistry, health: WorkerHealth) {
-        self.registry = registry
-        self.health = health
+        self.init(metrics: { registry.emitToBuffer() }, health: health)
     }
 
     /// The answer to `method uri` (the query string is ignored); `HEAD` is answered as `GET`, without body.
@@ -36,7 +42,7 @@ public struct OperationsRoutes: Sendable {
         switch path {
         case "/metrics":
             return Response(
-                status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
+                status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics())
         case "/health":
             if let fatal = health.fatalError { return .text(.serviceUnavailable, "fatal: \(fatal)\n") }
             return .text(.ok, "ok\n")
