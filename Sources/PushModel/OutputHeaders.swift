@@ -310,20 +310,26 @@ public enum DecimalText {
     }
 
     /// Writes the decimal digits of `value` (with `-` when negative) into `buffer` at `position`, which
-    /// must have room for 20 bytes; the number of bytes written.
+    /// must have room for 20 bytes; the number of bytes written. The digits go straight to their place,
+    /// last first, once their number is known: this runs for every header number of every record written.
     static func write(_ value: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
-        var written = 0
-        if value < 0 {
-            buffer[position] = UInt8(ascii: "-")
-            written = 1
+        var magnitude = value.magnitude
+        var digits = 1
+        var power: UInt64 = 10
+        // At most 19 digits (Int64.min's magnitude): 10^19 still fits in UInt64, so `power` never overflows.
+        while digits < 19 && magnitude >= power {
+            digits += 1
+            power &*= 10
         }
-        return withDigits(of: value) { digits in
-            for byte in digits {
-                buffer[position + written] = byte
-                written += 1
-            }
-            return written
-        }
+        let count = digits + (value < 0 ? 1 : 0)
+        if value < 0 { buffer[position] = UInt8(ascii: "-") }
+        var index = position + count
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return count
     }
 
     /// Calls `body` with the decimal text of `value`, written on the stack.
