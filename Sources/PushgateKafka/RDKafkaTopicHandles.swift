@@ -35,8 +35,14 @@ final class RDKafkaTopicHandles: Sendable {
     @usableFromInline
     func handle(for topic: String, in client: OpaquePointer) -> OpaquePointer? {
         let client = RDKafkaPointer(client)
+        // Names of another length are passed over without comparing their bytes (a record's topic is
+        // looked up for every record written, among every topic written so far).
+        let length = topic.utf8.count
         let found: RDKafkaPointer? = lock.withLock { state in
-            for entry in state.entries where entry.name == topic { return entry.handle }
+            for index in state.entries.indices
+            where state.entries[index].name.utf8.count == length && state.entries[index].name == topic {
+                return state.entries[index].handle
+            }
             guard !state.destroyed, state.entries.count < Self.maxKept,
                 let handle = rd_kafka_topic_new(client.raw, topic, nil)
             else { return nil }
