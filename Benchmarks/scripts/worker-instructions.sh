@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Instructions per input on the pipeline thread of `pushgate run` (the consumer's poll thread: reading
+# each record, translating it, handing its outputs to librdkafka, serving the delivery reports), counted
+# by valgrind's callgrind while the pipeline benchmark runs the worker once over RECORDS inputs. The
+# count moves by well under 1% between runs (librdkafka's timing decides how records are batched),
+# where times on a shared machine move by tens of percent: for comparing two builds of the worker.
+# librdkafka's own threads and the broker are not counted. Prints one line:
+#
+#   worker instructions: N per input on the pipeline thread (RECORDS inputs)
+#
+# Usage: worker-instructions.sh PUSHGATE PIPELINE_BENCHMARK [RECORDS]
+# PUSHGATE must be linked with --static-swift-stdlib (make build-release): valgrind 3.19 stops on the
+# dynamic build while reading the symbols of the Swift runtime's ICU library.
+set -euo pipefail
+pushgate=$1
+bench=$2
+records=${3:-20000}
+command -v valgrind >/dev/null || { echo "worker-instructions.sh needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A copy without debug information: valgrind 3.19 cannot read the DWARF 5 that Swift writes.
+strip --strip-debug -o "$work/pushgate" "$pushgate"
+# The benchmark starts `pushgate broker` and `pushgate run` from the one executable: only `run` goes
+# under callgrind, counting from the poll thread's loop down.
+cat >"$work/pushgate-under-callgrind" <<WRAPPER
+#!/bin/sh
+if [ "\$1" = run ]; then
+  exec valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
+    --toggle-collect='*PollThreadC4loop*' "$work/pushgate" "\$@" 2>"$work/valgrind.log"
+fi
+exec "$work/pushgate" "\$@"
+WRAPPER
+chmod +x "$work/pushgate-under-callgrind"
+"$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 --contender worker \
+  --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
+instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out")
+awk -v n="$instructions" -v r="$records" 'BEGIN {
+  printf "worker instructions: %d per input on the pipeline thread (%d inputs)\n", n / r, r
+}'
