@@ -34,7 +34,14 @@ WRAPPER
 chmod +x "$work/pushgate-under-callgrind"
 "$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 --contender worker \
   --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
-instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out")
+instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out" 2>/dev/null || true)
+# Nothing counted means the poll thread's loop was not found by name (renamed or inlined): no figure at all
+# rather than a wrong one.
+if [ -z "$instructions" ] || [ "$instructions" -lt "$records" ]; then
+  echo "worker-instructions.sh: callgrind counted no pipeline-thread work (is PollThread.loop still a function of its own?)" >&2
+  tail -5 "$work/valgrind.log" >&2 2>/dev/null || true
+  exit 1
+fi
 awk -v n="$instructions" -v r="$records" 'BEGIN {
   printf "worker instructions: %d per input on the pipeline thread (%d inputs)\n", n / r, r
 }'
