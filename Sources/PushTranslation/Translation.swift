@@ -16,6 +16,11 @@ public struct Translation: Sendable, Equatable {
         self.deadLetters = deadLetters
         self.warnings = warnings
     }
+
+    /// The records, taken out of the translation (not copied).
+    public consuming func takeRecords() -> [OutputRecord] {
+        records
+    }
 }
 
 /// Why one dead letter was written: its stage, format and errors.

@@ -162,6 +162,22 @@ public final class KafkaProducer: Sendable {
         }
     }
 
+    /// Hands `record` over like ``produceIfRoom(_:to:)``, reading it where it lies: `inout` only so that
+    /// the caller passes the record's address (a record read out of an array or buffer to be passed by
+    /// value is copied first, every reference it holds retained and released); it is not changed.
+    @inlinable
+    public func produceIfRoom(inPlace record: inout some KafkaProducible, to receiver: KafkaDeliveryReceiver)
+        throws(KafkaError) -> Bool
+    {
+        do {
+            try produce(record, to: receiver)
+            return true
+        } catch {
+            if error.isQueueFull { return false }
+            throw error
+        }
+    }
+
     /// Hands `message` over like ``produce(_:onDelivery:)``, but while the local queue is full
     /// (`_QUEUE_FULL`) waits for delivery reports to make room instead of failing: backpressure.
     public func produceWhenQueued(_ message: some KafkaProducible, onDelivery: @escaping DeliveryHandler) async throws {
