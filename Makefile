@@ -156,9 +156,10 @@ bench-instructions:
 	cd $(BENCH) && $(SWIFT) build -c release --product translate-loop
 	@$(BENCH)/scripts/instructions.sh $(BENCH_BIN)/translate-loop $(KIND)
 
-## Instructions per input on the worker's pipeline thread, counted by callgrind while the pipeline benchmark
-## runs `pushgate run` once over 20,000 inputs (RECORDS=N for another number): repeatable within about 1%,
-## for comparing builds of the worker on a busy machine. Needs valgrind; about a minute after the builds.
+## Instructions per input on the worker's pipeline thread, and how many of them are atomic, counted by
+## callgrind while the pipeline benchmark runs `pushgate run` once over 20,000 inputs (RECORDS=N for another
+## number): repeatable within about 1%, for comparing builds of the worker on a busy machine. Needs
+## valgrind; about a minute after the builds.
 bench-instructions-worker: build-release bench-build
 	@$(BENCH)/scripts/worker-instructions.sh .build/release/pushgate $(BENCH_BIN)/pipeline-benchmark $(RECORDS)
 

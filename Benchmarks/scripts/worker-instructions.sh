@@ -4,9 +4,12 @@
 # by valgrind's callgrind while the pipeline benchmark runs the worker once over RECORDS inputs. The
 # count moves by well under 1% between runs (librdkafka's timing decides how records are batched),
 # where times on a shared machine move by tens of percent: for comparing two builds of the worker.
-# librdkafka's own threads and the broker are not counted. Prints one line:
+# librdkafka's own threads and the broker are not counted. It also counts the atomic (lock-prefixed)
+# instructions among them (callgrind's "global bus events"): reference counting, locks and atomic
+# counters. Each costs tens of cycles where most instructions cost a fraction of one, so a change that
+# removes atomics saves more time than its instruction count says. Prints one line:
 #
-#   worker instructions: N per input on the pipeline thread (RECORDS inputs)
+#   worker instructions: N per input on the pipeline thread, A of them atomic (RECORDS inputs)
 #
 # Usage: worker-instructions.sh PUSHGATE PIPELINE_BENCHMARK [RECORDS]
 # PUSHGATE must be linked with --static-swift-stdlib (make build-release): valgrind 3.19 stops on the
@@ -26,7 +29,7 @@ strip --strip-debug -o "$work/pushgate" "$pushgate"
 cat >"$work/pushgate-under-callgrind" <<WRAPPER
 #!/bin/sh
 if [ "\$1" = run ]; then
-  exec valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
+  exec valgrind --tool=callgrind --collect-bus=yes --callgrind-out-file="$work/callgrind.out" \
     --toggle-collect='*PollThreadC4loop*' "$work/pushgate" "\$@" 2>"$work/valgrind.log"
 fi
 exec "$work/pushgate" "\$@"
@@ -35,6 +38,7 @@ chmod +x "$work/pushgate-under-callgrind"
 "$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 --contender worker \
   --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
 instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out" 2>/dev/null || true)
+atomics=$(awk '/^summary:/ { print $3 }' "$work/callgrind.out" 2>/dev/null || true)
 # Nothing counted means the poll thread's loop was not found by name (renamed or inlined): no figure at all
 # rather than a wrong one.
 if [ -z "$instructions" ] || [ "$instructions" -lt "$records" ]; then
@@ -42,6 +46,6 @@ if [ -z "$instructions" ] || [ "$instructions" -lt "$records" ]; then
   tail -5 "$work/valgrind.log" >&2 2>/dev/null || true
   exit 1
 fi
-awk -v n="$instructions" -v r="$records" 'BEGIN {
-  printf "worker instructions: %d per input on the pipeline thread (%d inputs)\n", n / r, r
+awk -v n="$instructions" -v a="${atomics:-0}" -v r="$records" 'BEGIN {
+  printf "worker instructions: %d per input on the pipeline thread, %.1f of them atomic (%d inputs)\n", n / r, a / r, r
 }'
