@@ -153,13 +153,7 @@ public final class KafkaProducer: Sendable {
     public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver)
         throws(KafkaError) -> Bool
     {
-        do {
-            try produce(record, to: receiver)
-            return true
-        } catch {
-            if error.isQueueFull { return false }
-            throw error
-        }
+        try Self.handedOver { () throws(KafkaError) in try produce(record, to: receiver) }
     }
 
     /// Hands `record` over like ``produceIfRoom(_:to:)``, reading it where it lies: `inout` only so that
@@ -169,8 +163,15 @@ public final class KafkaProducer: Sendable {
     public func produceIfRoom(inPlace record: inout some KafkaProducible, to receiver: KafkaDeliveryReceiver)
         throws(KafkaError) -> Bool
     {
+        try Self.handedOver { () throws(KafkaError) in try produce(record, to: receiver) }
+    }
+
+    /// Whether `produce` handed its record over: `false` when librdkafka's queue was full, any other
+    /// refusal thrown.
+    @inlinable
+    static func handedOver(_ produce: () throws(KafkaError) -> Void) throws(KafkaError) -> Bool {
         do {
-            try produce(record, to: receiver)
+            try produce()
             return true
         } catch {
             if error.isQueueFull { return false }
