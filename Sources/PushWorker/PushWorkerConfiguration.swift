@@ -61,9 +61,10 @@ public struct PushWorkerConfiguration: Sendable {
     /// Producer defaults of the worker, before ``kafkaProperties``: Java-compatible key hashing
     /// (`murmur2_random`), a record size limit that fits a dead letter of the largest accepted payload
     /// with its headers (`pushgate-errors` alone may take about 66 KiB), and batches that wait up to
-    /// 10 ms to fill (`linger.ms`, librdkafka's default 5): fuller batches cost the producer, the broker
+    /// 20 ms to fill (`linger.ms`, librdkafka's default 5): fuller batches cost the producer, the broker
     /// and the pipeline thread less per record, while the in-flight bound still lets through about
-    /// `--max-in-flight` inputs per linger, far more than one worker translates (docs/configuration.md).
+    /// `--max-in-flight` inputs per linger, more than one worker's pipeline thread handles
+    /// (docs/configuration.md).
     public var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",
@@ -73,7 +74,7 @@ public struct PushWorkerConfiguration: Sendable {
     }
 
     /// How long the producer lets a batch wait to fill, by default (`linger.ms`).
-    public static let lingerMs = 10
+    public static let lingerMs = 20
 
     /// The largest record the producer writes (`message.max.bytes`, given or default), less room for
     /// Kafka's own framing.

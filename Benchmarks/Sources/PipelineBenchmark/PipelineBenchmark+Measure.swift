@@ -45,7 +45,7 @@ struct ContenderCommands: Sendable {
 
     /// The worker's producer settings, in the order the worker applies them: the Kafka binding's
     /// defaults, the worker's own (`PushWorkerConfiguration.producerDefaults`: Java-compatible key
-    /// hashing, a record size limit that fits a dead letter of the largest accepted payload, a 10 ms linger), `-X`, one
+    /// hashing, a record size limit that fits a dead letter of the largest accepted payload, a 20 ms linger), `-X`, one
     /// produce request in flight on the mock unless `-X` set the limit
     /// (`PushWorkerConfiguration.keepOneProduceRequestInFlight()`), then the enforced idempotence and
     /// `acks=all`.
@@ -55,7 +55,7 @@ struct ContenderCommands: Sendable {
         result += [
             ("partitioner", "murmur2_random"),
             ("message.max.bytes", String(max(1_000_000, translator.maxPayloadBytes + 256 * 1024))),
-            ("linger.ms", "10"),
+            ("linger.ms", "20"),
         ]
         let given = PipelineBenchmark.scoped(properties, to: "producer")
         result += given.sorted { $0.key < $1.key }.filter {
