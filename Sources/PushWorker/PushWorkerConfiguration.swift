@@ -63,8 +63,8 @@ public struct PushWorkerConfiguration: Sendable {
     /// with its headers (`pushgate-errors` alone may take about 66 KiB), and batches that wait up to
     /// 20 ms to fill (`linger.ms`, librdkafka's default 5): fuller batches cost the producer, the broker
     /// and the pipeline thread less per record, while the in-flight bound still lets through about
-    /// `--max-in-flight` inputs per linger, more than one worker's pipeline thread handles
-    /// (docs/configuration.md).
+    /// `--max-in-flight` inputs per linger, above what one worker's pipeline thread wrote in the
+    /// pipeline benchmark (docs/configuration.md).
     public var producerDefaults: [String: String] {
         [
             "partitioner": "murmur2_random",
