@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "PushgateTestSupport",
                 "PushWorker", "PushgateKafka", "CRdKafka", "PushTranslation", "PushModel",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

@@ -8,13 +8,23 @@ public protocol BatchTimerHandler: TimerHandler {
     func recordNanoseconds(batch durations: [Int64])
 }
 
-extension TimerHandler {
-    /// Records each of `durations`, in nanoseconds: in one call when the handler takes a batch.
-    func recordNanoseconds(each durations: [Int64]) {
-        if let batched = self as? any BatchTimerHandler {
+/// Hands batches of durations to a timer: whole to a ``BatchTimerHandler``, one by one to any other. Which
+/// of the two is found out once, when it is made, not per batch.
+struct BatchRecorder: Sendable {
+    private let handler: any TimerHandler
+    private let batched: (any BatchTimerHandler)?
+
+    init(_ handler: any TimerHandler) {
+        self.handler = handler
+        self.batched = handler as? any BatchTimerHandler
+    }
+
+    /// Records each of `durations`, in nanoseconds.
+    func record(_ durations: [Int64]) {
+        if let batched {
             batched.recordNanoseconds(batch: durations)
         } else {
-            for duration in durations { recordNanoseconds(duration) }
+            for duration in durations { handler.recordNanoseconds(duration) }
         }
     }
 }

@@ -17,10 +17,9 @@ public final class WorkerMetrics: Sendable {
     private let factory: any MetricsFactory
     private let consumed: Counter
     private let produced: [String: Counter]
-    // The timers' handlers themselves, not `CoreMetrics.Timer`s: the durations go to them a batch at a time
-    // (``BatchTimerHandler``).
-    private let translationDuration: any TimerHandler
-    private let endToEndLatency: any TimerHandler
+    // The timers take their durations a batch at a time (``BatchTimerHandler``); how, is decided once here.
+    private let translationDuration: BatchRecorder
+    private let endToEndLatency: BatchRecorder
     private let inFlight: Gauge
     private let producerQueue: Gauge
     private let deadLetters = Mutex<[DeadLetterKey: Counter]>([:])
@@ -38,8 +37,8 @@ public final class WorkerMetrics: Sendable {
                 label: MetricName.recordsProduced, dimensions: [("format", label)], factory: factory)
         }
         self.produced = produced
-        translationDuration = factory.makeTimer(label: MetricName.translationDuration, dimensions: [])
-        endToEndLatency = factory.makeTimer(label: MetricName.endToEndLatency, dimensions: [])
+        translationDuration = BatchRecorder(factory.makeTimer(label: MetricName.translationDuration, dimensions: []))
+        endToEndLatency = BatchRecorder(factory.makeTimer(label: MetricName.endToEndLatency, dimensions: []))
         inFlight = Gauge(label: MetricName.recordsInFlight, factory: factory)
         producerQueue = Gauge(label: MetricName.producerQueueDepth, factory: factory)
     }
@@ -49,7 +48,7 @@ public final class WorkerMetrics: Sendable {
 
     /// Translations took `nanoseconds` each: recorded together after each batch of records read.
     func recordTranslations(nanoseconds: [Int64]) {
-        translationDuration.recordNanoseconds(each: nanoseconds)
+        translationDuration.record(nanoseconds)
     }
 
     /// The dead letters and warnings of one translation.
@@ -91,7 +90,7 @@ public final class WorkerMetrics: Sendable {
             let latencyMs = nowMs - Double(timestampMs)
             if latencyMs >= 0 { latencies.append(Int64(latencyMs * 1_000_000)) }
         }
-        if !latencies.isEmpty { endToEndLatency.recordNanoseconds(each: latencies) }
+        if !latencies.isEmpty { endToEndLatency.record(latencies) }
     }
 
     /// The current number of records in flight and of records waiting in the producer.
