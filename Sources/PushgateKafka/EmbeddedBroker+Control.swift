@@ -8,6 +8,9 @@ extension EmbeddedBroker {
                                    (e.g. error Produce NOT_LEADER_FOR_PARTITION 3)
         clear APIKEY               forget APIKEY errors not yet returned
         topic NAME PARTITIONS      create topic NAME with PARTITIONS partitions
+        topic-error NAME CODE      answer metadata requests for topic NAME with CODE
+                                   (UNKNOWN_TOPIC_OR_PART: as if it did not exist;
+                                   NO_ERROR takes the error away)
         """
 
     /// Performs one control command line (see ``controlCommandHelp``) and answers `ok` or
@@ -30,10 +33,7 @@ extension EmbeddedBroker {
             case "error":
                 try expect(words, count: 3...4, usage: "error APIKEY CODE [COUNT]")
                 let apiKey = try apiKey(words[1])
-                guard let code = KafkaError.code(named: words[2]) else {
-                    throw ControlError(
-                        "unknown error code \(words[2]) (librdkafka names, e.g. NOT_LEADER_FOR_PARTITION)")
-                }
+                let code = try errorCode(words[2])
                 let count = words.count == 4 ? try number(words[3], "COUNT", Int.self) : 1
                 guard (1...100_000).contains(count) else { throw ControlError("COUNT must be 1...100000") }
                 try run { try pushRequestErrors(apiKey: apiKey, errors: Array(repeating: code, count: count)) }
@@ -41,13 +41,18 @@ extension EmbeddedBroker {
                 try expect(words, count: 2...2, usage: "clear APIKEY")
                 let apiKey = try apiKey(words[1])
                 try run { try clearRequestErrors(apiKey: apiKey) }
+            case "topic-error":
+                try expect(words, count: 3...3, usage: "topic-error NAME CODE")
+                let code = try errorCode(words[2])
+                try run { try setTopicError(words[1], code: code) }
             case "topic":
                 try expect(words, count: 3...3, usage: "topic NAME PARTITIONS")
                 let partitions = try number(words[2], "PARTITIONS", Int.self)
                 guard (1...10_000).contains(partitions) else { throw ControlError("PARTITIONS must be 1...10000") }
                 try run { try createTopic(words[1], partitions: partitions) }
             default:
-                throw ControlError("unknown command \(words[0]); commands: down, up, rtt, error, clear, topic")
+                throw ControlError(
+                    "unknown command \(words[0]); commands: down, up, rtt, error, clear, topic, topic-error")
             }
         } catch {
             return "error: \(error.message)"
@@ -75,6 +80,13 @@ extension EmbeddedBroker {
             throw KafkaError.client("no broker \(word) (brokers are 1...\(brokerCount))")
         }
         return id
+    }
+
+    private func errorCode(_ word: String) throws(ControlError) -> Int32 {
+        guard let code = KafkaError.code(named: word) else {
+            throw ControlError("unknown error code \(word) (librdkafka names, e.g. NOT_LEADER_FOR_PARTITION)")
+        }
+        return code
     }
 
     private func apiKey(_ word: String) throws(ControlError) -> Int16 {

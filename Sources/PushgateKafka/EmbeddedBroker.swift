@@ -55,6 +55,13 @@ public final class EmbeddedBroker: Sendable {
         try check(code, "create topic \(topic)")
     }
 
+    /// Makes the cluster answer a metadata request for `topic` with the error `code`, as for a topic it
+    /// does not have (`UNKNOWN_TOPIC_OR_PART`: the mock cluster otherwise creates any topic a client asks
+    /// about); `NO_ERROR` (0) takes the error away. The topic is created if it does not exist.
+    public func setTopicError(_ topic: String, code: Int32) throws(KafkaError) {
+        try cluster.with { rd_kafka_mock_topic_set_error($0, topic, rd_kafka_resp_err_t(rawValue: code)) }
+    }
+
     /// Takes broker `id` down: its connections close and new ones are refused.
     public func setBrokerDown(_ id: Int32) throws(KafkaError) {
         try check(try cluster.with { rd_kafka_mock_broker_set_down($0, id) }, "broker \(id) down")

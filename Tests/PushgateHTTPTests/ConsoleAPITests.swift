@@ -89,7 +89,9 @@ struct ConsoleAPITests {
     }
 
     /// A broker with dead letters in `push.dlq`, and a console with a token reading it.
-    /// `extraOutputTopics`: output topics the console is told of that the cluster does not have.
+    /// `extraOutputTopics`: output topics the console is told of, which the cluster answers as missing
+    /// (the mock cluster would otherwise create any topic a client asks about) until the test says
+    /// `topic-error NAME NO_ERROR`.
     static func withConsole(
         extraOutputTopics: [String] = [], extraLetters: [PythonKafkaClient.Record] = [],
         _ body: (Console, Int64) async throws -> Void
@@ -98,16 +100,20 @@ struct ConsoleAPITests {
         let topics = ["push.unified"] + OutputFormat.allCases.map(\.defaultTopic) + ["push.dlq"]
         let broker = try EmbeddedBroker(topics: topics, partitions: 2, logger: logger)
         defer { broker.shutdown() }
+        for topic in extraOutputTopics {
+            #expect(broker.perform(controlCommand: "topic-error \(topic) UNKNOWN_TOPIC_OR_PART") == "ok")
+        }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await PythonKafkaClient.produce(
             deadLetters(now: now) + extraLetters, to: "push.dlq", bootstrap: broker.bootstrapServers)
-        let settings = ConsoleSettings(
+        var settings = ConsoleSettings(
             bootstrapServers: broker.bootstrapServers, embeddedBroker: false, inputTopic: "push.unified",
             deadLetterTopic: "push.dlq",
             outputTopics: OutputFormat.allCases.map { ($0.rawValue, $0.defaultTopic) }
                 + extraOutputTopics.map { ("extra", $0) },
             groupId: "pushgate", androidFormats: ["android-expandable"], lenient: false, consumerProperties: [:],
             producerProperties: [:])
+        settings.partitionCheckInterval = .milliseconds(300)
         let port = PortBox()
         let server = try ConsoleServer(
             host: "127.0.0.1", port: 0, token: try BearerToken(token + "\n"), settings: settings,
@@ -359,27 +365,8 @@ struct ConsoleAPITests {
     /// following the others: a record in push.apns naming the re-driven record is its outcome.
     @Test func followThroughWorksWhenAnOutputTopicIsMissing() async throws {
         try await Self.withConsole(extraOutputTopics: ["push.not.deployed"]) { console, now in
-            let page = try await console.json("/api/dead-letters?code=invalid_json&limit=1")
-            let letter = try #require((page["letters"] as? [[String: Any]])?.first)
-            let answer = try await console.post(
-                "/api/redrive", #"{"letters":[{"partition":\#(letter["partition"]!),"offset":\#(letter["offset"]!)}]}"#)
-            let written = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
-            let source = try #require((written["records"] as? [[String: Any]])?.first?["source"] as? String)
-            // What a worker would write for it, written here by the independent client.
-            try await PythonKafkaClient.produce(
-                [
-                    PythonKafkaClient.Record(
-                        key: nil, value: Array(#"{"aps":{}}"#.utf8),
-                        headers: [("pushgate-format", Array("apns".utf8)), ("pushgate-source", Array(source.utf8))],
-                        timestamp: now)
-                ], to: "push.apns", bootstrap: console.bootstrap)
-            let outcome = try await eventually(seconds: 30, "the apns output followed through") {
-                () -> [String: Any]? in
-                let list = try await console.json("/api/redrives")
-                let redrive = (list["redrives"] as? [[String: Any]])?.first { $0["source"] as? String == source }
-                // (The test's dead letters name made-up input offsets, which a re-driven record may share.)
-                return (redrive?["outcomes"] as? [[String: Any]])?.first { $0["topic"] as? String == "push.apns" }
-            }
+            let (letter, source) = try await Self.redriveAnInvalidJSONLetter(console)
+            let outcome = try await Self.followedThrough(source, "apns", in: "push.apns", console, now: now)
             #expect(outcome["topic"] as? String == "push.apns")
             #expect(outcome["format"] as? String == "apns")
             #expect(outcome["value"] as? String == #"{"aps":{}}"#)
@@ -403,6 +390,50 @@ struct ConsoleAPITests {
             #expect(try await console.get("/api/redrives?from=-1").status == 400)
             #expect(try await console.get("/api/redrives?partition=0").status == 400)
             #expect(try await console.get("/api/redrives?partition=a&offset=1").status == 400)
+        }
+    }
+
+    /// An output topic created after the console started is read from its beginning once the console finds
+    /// it (every `partitionCheckInterval`): an output written there for a re-driven record is its outcome.
+    @Test func anOutputTopicCreatedLaterIsFollowed() async throws {
+        try await Self.withConsole(extraOutputTopics: ["push.late"]) { console, now in
+            let (_, source) = try await Self.redriveAnInvalidJSONLetter(console)
+            // Created now, as far as every client can tell.
+            #expect(console.broker.perform(controlCommand: "topic-error push.late NO_ERROR") == "ok")
+            let outcome = try await Self.followedThrough(source, "extra", in: "push.late", console, now: now)
+            #expect(outcome["format"] as? String == "extra")
+            #expect(outcome["value"] as? String == #"{"aps":{}}"#)
+        }
+    }
+
+    /// Re-drives the first `invalid_json` letter: the letter and the `pushgate-source` of the record written.
+    static func redriveAnInvalidJSONLetter(_ console: Console) async throws -> ([String: Any], String) {
+        let page = try await console.json("/api/dead-letters?code=invalid_json&limit=1")
+        let letter = try #require((page["letters"] as? [[String: Any]])?.first)
+        let answer = try await console.post(
+            "/api/redrive", #"{"letters":[{"partition":\#(letter["partition"]!),"offset":\#(letter["offset"]!)}]}"#)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+        let source = try #require((written["records"] as? [[String: Any]])?.first?["source"] as? String)
+        return (letter, source)
+    }
+
+    /// Writes what a worker would write for the re-driven record `source` to `topic` (with the independent
+    /// client), and waits for the console to show it as the re-drive's outcome.
+    static func followedThrough(
+        _ source: String, _ format: String, in topic: String, _ console: Console, now: Int64
+    ) async throws -> [String: Any] {
+        try await PythonKafkaClient.produce(
+            [
+                PythonKafkaClient.Record(
+                    key: nil, value: Array(#"{"aps":{}}"#.utf8),
+                    headers: [("pushgate-format", Array(format.utf8)), ("pushgate-source", Array(source.utf8))],
+                    timestamp: now)
+            ], to: topic, bootstrap: console.bootstrap)
+        return try await eventually(seconds: 30, "the output in \(topic) followed through") { () -> [String: Any]? in
+            let list = try await console.json("/api/redrives")
+            let redrive = (list["redrives"] as? [[String: Any]])?.first { $0["source"] as? String == source }
+            // (The test's dead letters name made-up input offsets, which a re-driven record may share.)
+            return (redrive?["outcomes"] as? [[String: Any]])?.first { $0["topic"] as? String == topic }
         }
     }
 }

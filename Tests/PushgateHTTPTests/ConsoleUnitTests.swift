@@ -84,6 +84,25 @@ struct ConsoleUnitTests {
         #expect(follow.outcomes(of: "in:0:1")?.count == 2)
     }
 
+    /// Partitions found after reading started are added from their offsets, once; those already read
+    /// keep their place; their records were not there at the start.
+    @Test func partitionsFoundLaterAreAddedOnceAndWereNotThereAtTheStart() {
+        let next = NextOffsets()
+        let first = KafkaTopicPartition(topic: "push.dlq", partition: 0)
+        next.start(at: [first: 0], ends: [first: 5])
+        next.passed(first, 3)
+        let second = KafkaTopicPartition(topic: "push.dlq", partition: 1)
+        let late = KafkaTopicPartition(topic: "push.late", partition: 0)
+        #expect(next.add(unknown: [first: 0, late: 2, second: 0]) == [second, late])
+        #expect(next.add(unknown: [first: 0, second: 7, late: 9]).isEmpty)
+        let shares = next.shares(1).first ?? []
+        #expect(shares.map(\.topicPartition) == [first, second, late])
+        #expect(shares.map(\.offset) == [4, 0, 2])
+        #expect(next.passed(first, 4))
+        #expect(!next.passed(second, 0))
+        #expect(!next.passed(late, 2))
+    }
+
     /// Only the newest outputs keep their values, within a count and a byte limit; older ones keep their
     /// place and format, and a dead letter never holds its value.
     @Test func followThroughKeepsOnlyTheNewestValues() {

@@ -11,7 +11,8 @@ struct EmbeddedBrokerControlTests {
         #expect(broker.bootstrapServers.contains("127.0.0.1") || broker.bootstrapServers.contains("localhost"))
         for line in [
             "down 2", "up 2", "rtt 1 50", "rtt 1 0", "error Produce NOT_LEADER_FOR_PARTITION 3",
-            "error fetch _TRANSPORT", "error OffsetCommit 7", "clear Produce", "topic extra 4", "",
+            "error fetch _TRANSPORT", "error OffsetCommit 7", "clear Produce", "topic extra 4",
+            "topic-error extra UNKNOWN_TOPIC_OR_PART", "topic-error extra NO_ERROR", "",
         ] {
             #expect(broker.perform(controlCommand: line) == "ok", "\(line)")
         }
@@ -23,11 +24,29 @@ struct EmbeddedBrokerControlTests {
         for line in [
             "down 3", "down x", "rtt 1", "error Nope NOT_LEADER_FOR_PARTITION", "error Produce NO_SUCH_ERROR",
             "error Produce NOT_LEADER_FOR_PARTITION -1", "launch", "topic t x",
+            "topic-error t", "topic-error t NO_SUCH_ERROR",
         ] {
             #expect(broker.perform(controlCommand: line).hasPrefix("error: "), "\(line)")
         }
         broker.shutdown()
         #expect(broker.perform(controlCommand: "up 1") == "error: the embedded broker is shut down")
+    }
+
+    /// The mock cluster creates any topic a client asks about (4 partitions); `topic-error` makes one look
+    /// missing to every client until `NO_ERROR` takes the error away.
+    @Test func aTopicErrorHidesTheTopicUntilItIsTakenAway() async throws {
+        let broker = try EmbeddedBroker(topics: ["t"], partitions: 2, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        let consumer = try KafkaTestSupport.consumer(for: broker, groupId: "look", topics: [])
+        #expect(try await consumer.listedWatermarks(topic: "never.made").count == 4)
+        #expect(broker.perform(controlCommand: "topic-error later UNKNOWN_TOPIC_OR_PART") == "ok")
+        await #expect(throws: KafkaError.self) { try await consumer.listedWatermarks(topic: "later") }
+        #expect(broker.perform(controlCommand: "topic-error later NO_ERROR") == "ok")
+        let marks = try await eventually(seconds: 10, "the topic to be there again") {
+            try? await consumer.listedWatermarks(topic: "later")
+        }
+        #expect(marks.keys.sorted() == [0, 1, 2, 3])
+        await consumer.close()
     }
 
     @Test func tracedEventsLogAnAppendBeforeItIsAcknowledged() async throws {

@@ -70,8 +70,9 @@ public struct ConsoleServer: Service {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await TopicFollower(
-                    topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader, logger: logger,
-                    readers: 2, onCaughtUp: { outputsWanted.set() }
+                    topics: [settings.deadLetterTopic], start: .beginning, consumer: settings.reader,
+                    partitionCheckInterval: settings.partitionCheckInterval, logger: logger, readers: 2,
+                    onCaughtUp: { outputsWanted.set() }
                 )
                 .run(inPlace: { record, wasThereAtStart in
                     // A letter written before the console started cannot name a record it re-drives.
@@ -85,7 +86,8 @@ public struct ConsoleServer: Service {
             group.addTask {
                 await outputsWanted.wait()
                 await TopicFollower(
-                    topics: settings.outputTopics.map(\.topic), start: .end, consumer: settings.reader, logger: logger,
+                    topics: settings.outputTopics.map(\.topic), start: .end, consumer: settings.reader,
+                    partitionCheckInterval: settings.partitionCheckInterval, logger: logger,
                     onAssigned: { outputsReady.set() }
                 ).run { batch in for message in batch { routes.followThrough.addOutput(message) } }
             }

@@ -25,6 +25,10 @@ public struct ConsoleSettings: Sendable {
     /// hashing, so a re-driven record goes where its key's records go; a record size limit that fits the
     /// largest payload), then the librdkafka properties of `-X` for producers.
     public var producerProperties: [String: String]
+    /// How often the console lists the partitions of the topics it reads (the dead-letter topic, the
+    /// output topics), to read those that appeared since it started: a topic created later, partitions
+    /// added to one. Default: 10 seconds.
+    public var partitionCheckInterval: Duration = .seconds(10)
 
     /// Creates settings.
     public init(

@@ -26,6 +26,21 @@ final class NextOffsets: Sendable {
         }
     }
 
+    /// Adds the partitions of `offsets` not read yet, each to be read from its offset: partitions that
+    /// appeared after reading started (a topic created later, or partitions added to one). Their records
+    /// were not there when reading started.
+    /// - Returns: the partitions added.
+    func add(unknown offsets: [KafkaTopicPartition: Int64]) -> [KafkaTopicPartition] {
+        state.withLock { state in
+            var added: [KafkaTopicPartition] = []
+            for (partition, offset) in offsets where state.offsets[partition] == nil {
+                state.offsets[partition] = offset
+                added.append(partition)
+            }
+            return added.sorted { ($0.topic, $0.partition) < ($1.topic, $1.partition) }
+        }
+    }
+
     /// Notes that the record at `offset` of `partition` was handed over.
     /// - Returns: whether the record was there when reading started (below its partition's end then).
     @discardableResult

@@ -3,9 +3,11 @@ import PushgateKafka
 import Synchronization
 
 /// Reads every partition of some topics, from their beginning or from their end when it starts, and
-/// goes on as they grow, without joining a consumer group or committing anything. When the cluster
-/// cannot be reached, it tries again every ``retryDelay``; librdkafka reconnects a running reader by
-/// itself, and a reader that failed is made again from the next offsets not yet handed over.
+/// goes on as they grow, without joining a consumer group or committing anything. Partitions that
+/// appear later (a topic created after it started, partitions added to one) are read from their
+/// beginning once it finds them, every ``partitionCheckInterval``. When the cluster cannot be reached,
+/// it tries again every ``retryDelay``; librdkafka reconnects a running reader by itself, and a reader
+/// that failed is made again from the next offsets not yet handed over.
 struct TopicFollower: Sendable {
     /// Where reading starts.
     enum Start: Sendable {
@@ -23,6 +25,8 @@ struct TopicFollower: Sendable {
     var consumer: KafkaConsumerConfiguration
     /// How long to wait before trying again.
     var retryDelay: Duration = .seconds(2)
+    /// How often the topics' partitions are listed, to find those that appeared since reading started.
+    var partitionCheckInterval: Duration = .seconds(10)
     let logger: Logger
     /// Called each time the reader is assigned its partitions and starts reading.
     var onAssigned: @Sendable () -> Void = {}
@@ -88,7 +92,8 @@ struct TopicFollower: Sendable {
                 for (reader, share) in zip(all, next.shares(all.count)) { try await reader.assign(share) }
                 reported = false
                 onAssigned()
-                // One reader ending (a fatal error, or closed) ends them all; the loop makes them again.
+                // One reader ending (a fatal error, or closed) ends them all, and so do partitions found
+                // that are not read yet; the loop makes the readers again, from the next offsets.
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for reader in all {
                         group.addTask {
@@ -101,6 +106,16 @@ struct TopicFollower: Sendable {
                             await readers.closeAll()
                         }
                     }
+                    group.addTask {
+                        if await waitForNewPartitions(all[0], next) { await readers.closeAll() }
+                    }
+                    do {
+                        _ = try await group.next()
+                    } catch {
+                        group.cancelAll()
+                        throw error
+                    }
+                    group.cancelAll()
                     try await group.waitForAll()
                 }
             } catch {
@@ -111,6 +126,33 @@ struct TopicFollower: Sendable {
             }
             await readers.closeAll()
             try? await Task.sleep(for: retryDelay)
+        }
+    }
+
+    /// Lists the topics' partitions every ``partitionCheckInterval`` until some are found that are not
+    /// read yet, and adds them to `next` from their first offset still stored. Listing errors (a topic
+    /// still missing, the cluster out of reach) are left to the next look: the readers report their own.
+    /// - Returns: `true` when partitions were added; `false` when the task was cancelled.
+    private func waitForNewPartitions(_ reader: KafkaConsumer, _ next: NextOffsets) async -> Bool {
+        while true {
+            do {
+                try await Task.sleep(for: partitionCheckInterval)
+            } catch {
+                return false
+            }
+            var found: [KafkaTopicPartition: Int64] = [:]
+            for topic in topics {
+                guard let marks = try? await reader.listedWatermarks(topic: topic, timeoutMs: 5_000) else { continue }
+                for (partition, mark) in marks {
+                    found[KafkaTopicPartition(topic: topic, partition: partition)] = mark.low
+                }
+            }
+            let added = next.add(unknown: found)
+            if !added.isEmpty {
+                let names = added.map(\.description).joined(separator: ", ")
+                logger.info("console: reading \(added.count) new partition(s): \(names)")
+                return true
+            }
         }
     }
 
@@ -138,7 +180,8 @@ struct TopicFollower: Sendable {
     ]
 
     /// The first offset to read in every partition of every topic. A topic the cluster does not have
-    /// (a format no one deploys) is left out with a warning, so that the others are still read; when no
+    /// (a format no one deploys) is left out with a warning, so that the others are still read (and it
+    /// is read from its beginning if it is created later: ``waitForNewPartitions(_:_:)``); when no
     /// topic can be read, the first error is thrown and everything is tried again later.
     /// - Returns: the first offsets, and each partition's end (its high watermark).
     private func startOffsets(_ reader: KafkaConsumer) async throws -> (
@@ -160,7 +203,7 @@ struct TopicFollower: Sendable {
         }
         if offsets.isEmpty, let (_, error) = failures.first { throw error }
         for (topic, error) in failures {
-            logger.warning("console: not reading \(topic): \(error); restart the console once it exists")
+            logger.warning("console: not reading \(topic) yet: \(error); it is read once it exists")
         }
         return (offsets, ends)
     }
