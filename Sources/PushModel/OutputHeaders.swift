@@ -1,9 +1,25 @@
 /// The headers of an output record (SPEC section 1), kept as what they are made of rather than as a list:
-/// the input's forwarded headers, slices of the input payload, flags and numbers. Numbers and the source
-/// reference are written out only while the headers are read (``forEach(_:)`` writes them on the stack),
-/// so an output's headers cost no allocation of their own.
+/// the input's forwarded headers, places in the record's buffer (``OutputRecord``: the id and other texts
+/// of the payload, decoded, are copied there with the values), flags and numbers. Numbers and the source
+/// reference are written out only while the headers are read (``forEach(in:_:)`` writes them on the
+/// stack), so an output's headers cost no allocation and no reference of their own but the forwarded list.
 public struct OutputHeaders: Sendable {
     // `Optional<T>`, not `T?`, for the optional properties: see ``OutputRecord``.
+
+    /// The bytes of a record's buffer, which the headers' ranges are of.
+    public struct Bytes {
+        let raw: UnsafeRawBufferPointer
+
+        /// The bytes of a record's buffer.
+        public init(_ raw: UnsafeRawBufferPointer) {
+            self.raw = raw
+        }
+
+        /// The bytes of `place`.
+        subscript(place: BufferRange) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: raw[place.range])
+        }
+    }
 
     /// The input record's headers that are forwarded, in order (the input's own array when all are).
     public var forwarded: [RecordHeader]
@@ -13,9 +29,9 @@ public struct OutputHeaders: Sendable {
     public var sourcePartition: Int32
     /// The input record's offset.
     public var sourceOffset: Int64
-    /// `pushgate-id`: the payload's id as decoded UTF-8 (usually a slice of the input payload); `nil`
-    /// when the payload has none, and then the id is the source reference.
-    public var id: Optional<ArraySlice<UInt8>>
+    /// `pushgate-id`: where the payload's id, as decoded UTF-8, is in the record's buffer; `nil` when the
+    /// payload has none, and then the id is the source reference.
+    public var id: Optional<BufferRange>
     /// `pushgate-format`.
     public var format: OutputFormat
     /// Whether `pushgate-dry-run: true` is written.
@@ -31,7 +47,7 @@ public struct OutputHeaders: Sendable {
     @inlinable
     public init(
         forwarded: [RecordHeader], sourceTopic: String, sourcePartition: Int32, sourceOffset: Int64,
-        id: ArraySlice<UInt8>?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?,
+        id: BufferRange?, format: OutputFormat, dryRun: Bool, warnings: [UInt8]?, apns: APNsHeaders?,
         webpush: WebPushHeaders? = nil
     ) {
         self.forwarded = forwarded
@@ -56,17 +72,16 @@ public struct OutputHeaders: Sendable {
     public var count: Int {
         // Read through optional chaining, as in ``forEach(_:)``, not through bound copies.
         var count = forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
-        if let channelIDCount = apns?.channelIDCount {
-            let ids = apns?.ids?.count
-            count += 3 + ((ids ?? 0) > Int(channelIDCount) ? 1 : 0) + (channelIDCount > 0 && ids != nil ? 1 : 0)
-        }
+        if let apns { count += 3 + (apns.collapseID == nil ? 0 : 1) + (apns.channelID == nil ? 0 : 1) }
         if webpush != nil { count += webpush?.topic == nil ? 2 : 3 }
         return count
     }
 
     /// Calls `body` with each header in order: the name's UTF-8 bytes and the value's bytes (`nil` for a
-    /// null value), both valid only during the call.
-    public func forEach(_ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void) {
+    /// null value), both valid only during the call. `bytes` is the record's buffer, which the ranges are of.
+    public func forEach(
+        in bytes: Bytes, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer?) -> Void
+    ) {
         // Read in place: iterating the array would copy each header (retaining its name and value).
         forwarded.withUnsafeBufferPointer { forwarded in
             for index in forwarded.indices { forwarded[index].withBytes(body) }
@@ -83,41 +98,34 @@ public struct OutputHeaders: Sendable {
                 body(Self.bytes("pushgate-source"), source)
             }
         }
-        if self.id?.withUnsafeBytes({ writeIdentity(id: $0) }) == nil { writeIdentity(id: nil) }
+        writeIdentity(id: id.map { bytes[$0] })
         if dryRun { body(Self.bytes("pushgate-dry-run"), Self.bytes("true")) }
         _ = warnings?.withUnsafeBytes { body(Self.bytes("pushgate-warnings"), $0) }
         if let ttl = webpush?.ttl, let urgency = webpush?.urgency {
             DecimalText.withBytes(of: ttl) { body(Self.bytes("webpush-ttl"), $0) }
             body(Self.bytes("webpush-urgency"), Self.bytes(urgency.headerValue))
-            _ = webpush?.topic?.withUnsafeBytes { body(Self.bytes("webpush-topic"), $0) }
+            if let topic = webpush?.topic { body(Self.bytes("webpush-topic"), bytes[topic]) }
         }
-        guard let pushType = apns?.pushType, let highPriority = apns?.highPriority,
-            let expiration = apns?.expiration, let channelIDCount = apns?.channelIDCount
-        else { return }
-        body(Self.bytes("apns-push-type"), Self.bytes(pushType.headerValue))
-        body(Self.bytes("apns-priority"), Self.bytes(highPriority ? "10" : "5"))
-        DecimalText.withBytes(of: expiration) { body(Self.bytes("apns-expiration"), $0) }
-        _ = apns?.ids?.withUnsafeBytes { ids in
-            let channelIDStart = ids.count - Int(channelIDCount)
-            if channelIDStart > 0 {
-                body(Self.bytes("apns-collapse-id"), UnsafeRawBufferPointer(rebasing: ids[..<channelIDStart]))
-            }
-            if channelIDCount > 0 {
-                body(Self.bytes("apns-channel-id"), UnsafeRawBufferPointer(rebasing: ids[channelIDStart...]))
-            }
-        }
+        guard let apns else { return }
+        body(Self.bytes("apns-push-type"), Self.bytes(apns.pushType.headerValue))
+        body(Self.bytes("apns-priority"), Self.bytes(apns.highPriority ? "10" : "5"))
+        DecimalText.withBytes(of: apns.expiration) { body(Self.bytes("apns-expiration"), $0) }
+        if let collapseID = apns.collapseID { body(Self.bytes("apns-collapse-id"), bytes[collapseID]) }
+        if let channelID = apns.channelID { body(Self.bytes("apns-channel-id"), bytes[channelID]) }
     }
 
-    /// The headers as a list (each value copied into an array of its own).
-    public var list: [RecordHeader] {
+    /// The headers as a list (each value copied into an array of its own); `storage` is the record's buffer.
+    public func list(in storage: [UInt8]) -> [RecordHeader] {
         var headers: [RecordHeader] = []
         headers.reserveCapacity(count)
-        forEach { name, value in
-            headers.append(
-                RecordHeader(
-                    name: String(decoding: name, as: UTF8.self),
-                    value: value.map { Array($0.bindMemory(to: UInt8.self)) }
-                ))
+        storage.withUnsafeBytes { raw in
+            forEach(in: Bytes(raw)) { name, value in
+                headers.append(
+                    RecordHeader(
+                        name: String(decoding: name, as: UTF8.self),
+                        value: value.map { Array($0.bindMemory(to: UInt8.self)) }
+                    ))
+            }
         }
         return headers
     }
@@ -147,50 +155,31 @@ public struct OutputHeaders: Sendable {
 
 /// The `apns-*` headers of an output delivered by APNs.
 public struct APNsHeaders: Sendable {
-    // `Optional<T>`, not `T?`: see ``OutputRecord``. Declared in this order so that `channelIDCount` fits
-    // in what would be padding before `expiration`: the headers of every output are copied with it.
+    // `Optional<T>`, not `T?`: see ``OutputRecord``.
 
     /// `apns-push-type`.
     public var pushType: APNsPushType
     /// `apns-priority: 10` (else `5`).
     public var highPriority: Bool
-    /// How many bytes at the end of ``ids`` are `apns-channel-id` (0: none).
-    public var channelIDCount: UInt32
     /// `apns-expiration`, in seconds since the epoch (`0`: none).
     public var expiration: Int64
-    /// The decoded UTF-8 of `apns-collapse-id`, then of `apns-channel-id` (a Live Activity broadcast,
-    /// SPEC 5.1.1), each when given. One slice for both: a second would make every output retain and
-    /// release one more reference, and most outputs have neither.
-    public var ids: Optional<ArraySlice<UInt8>>
+    /// Where `apns-collapse-id`, as decoded UTF-8, is in the record's buffer, when given.
+    public var collapseID: Optional<BufferRange>
+    /// Where `apns-channel-id` (a Live Activity broadcast, SPEC 5.1.1), as decoded UTF-8, is in the record's
+    /// buffer, when given.
+    public var channelID: Optional<BufferRange>
 
     /// Creates the `apns-*` headers.
     @inlinable
     public init(
-        pushType: APNsPushType, highPriority: Bool, expiration: Int64, collapseID: ArraySlice<UInt8>?,
-        channelID: ArraySlice<UInt8>? = nil
+        pushType: APNsPushType, highPriority: Bool, expiration: Int64, collapseID: BufferRange?,
+        channelID: BufferRange? = nil
     ) {
         self.pushType = pushType
         self.highPriority = highPriority
         self.expiration = expiration
-        if let channelID, !channelID.isEmpty {
-            self.ids = ArraySlice((collapseID.map(Array.init) ?? []) + channelID)
-            self.channelIDCount = UInt32(truncatingIfNeeded: channelID.count)
-        } else {
-            self.ids = collapseID
-            self.channelIDCount = 0
-        }
-    }
-
-    /// `apns-collapse-id` as decoded UTF-8, when given.
-    public var collapseID: ArraySlice<UInt8>? {
-        guard let ids, ids.count > Int(channelIDCount) else { return nil }
-        return ids.dropLast(Int(channelIDCount))
-    }
-
-    /// `apns-channel-id` as decoded UTF-8, when given.
-    public var channelID: ArraySlice<UInt8>? {
-        guard channelIDCount > 0, let ids else { return nil }
-        return ids.suffix(Int(channelIDCount))
+        self.collapseID = collapseID
+        self.channelID = channelID
     }
 }
 
@@ -232,12 +221,12 @@ public struct WebPushHeaders: Sendable {
     public var ttl: Int64
     /// `webpush-urgency`.
     public var urgency: WebOptions.Urgency
-    /// `webpush-topic` as decoded UTF-8, when given.
-    public var topic: Optional<ArraySlice<UInt8>>
+    /// Where `webpush-topic`, as decoded UTF-8, is in the record's buffer, when given.
+    public var topic: Optional<BufferRange>
 
     /// Creates the `webpush-*` headers.
     @inlinable
-    public init(ttl: Int64, urgency: WebOptions.Urgency, topic: ArraySlice<UInt8>?) {
+    public init(ttl: Int64, urgency: WebOptions.Urgency, topic: BufferRange?) {
         self.ttl = ttl
         self.urgency = urgency
         self.topic = topic

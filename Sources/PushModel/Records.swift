@@ -103,6 +103,11 @@ enum SourceReference {
 }
 
 /// A record pushgate writes: a format's payload or a dead letter.
+///
+/// Its value, and for a translator's output its key and the header values it takes from the input, are
+/// read from one buffer (``storage``) that the outputs of one input share: each output holds one
+/// reference, which is retained when the output is made and released when it is gone. A reference per
+/// part (the key's array, the input's value for the id, ...) cost that twice per part and output.
 public struct OutputRecord: Sendable, Equatable {
     /// The topic to write to.
     public var topic: String
@@ -113,11 +118,19 @@ public struct OutputRecord: Sendable, Equatable {
 
     /// The output format, `nil` for a dead letter.
     public var format: Optional<OutputFormat>
-    /// The key, the input record's key unchanged.
-    public var key: Optional<[UInt8]>
-    /// The value: the format's JSON, or the input bytes unchanged for a dead letter. A slice, so that the
-    /// outputs of one input share one buffer (the translator copies all their values out in one allocation).
-    public var value: ArraySlice<UInt8>
+    /// The bytes the value is part of, and, for a translator's output, its key and the header values
+    /// ``outputHeaders`` names by their place in it.
+    @usableFromInline
+    var storage: [UInt8]
+    /// Where the value is in ``storage``.
+    @usableFromInline
+    var valueRange: BufferRange
+    /// Where the key is in ``storage``, for a translator's output with a key.
+    @usableFromInline
+    var keyRange: Optional<BufferRange>
+    /// The key of any other record (`nil`: none, or it is in ``storage``).
+    @usableFromInline
+    var ownKey: Optional<[UInt8]>
     /// Whether the value is written as null, not empty: the dead letter of a tombstone (an input with a
     /// null value). `value` is then empty.
     public var valueIsNull = false
@@ -130,40 +143,72 @@ public struct OutputRecord: Sendable, Equatable {
     @usableFromInline
     var headerList: Optional<[RecordHeader]>
 
-    /// Creates an output record.
+    /// Creates an output record whose value is `value` (shared, not copied).
     public init(topic: String, format: OutputFormat?, key: [UInt8]?, value: [UInt8], headers: [RecordHeader]) {
-        self.init(topic: topic, format: format, key: key, value: value[...], headers: headers)
-    }
-
-    /// Creates an output record whose value is part of a buffer (shared, not copied).
-    public init(
-        topic: String, format: OutputFormat?, key: [UInt8]?, value: ArraySlice<UInt8>, headers: [RecordHeader]
-    ) {
         self.topic = topic
         self.format = format
-        self.key = key
-        self.value = value
+        self.storage = value
+        self.valueRange = BufferRange(value.indices)
+        self.keyRange = nil
+        self.ownKey = key
         self.outputHeaders = .none
         self.headerList = headers
     }
 
-    /// Creates an output of `headers.format` whose headers are read from `headers` (no list is made); its
-    /// value is part of a buffer (shared, not copied).
+    /// Creates an output record whose value is a copy of `value`.
+    public init(
+        topic: String, format: OutputFormat?, key: [UInt8]?, value: ArraySlice<UInt8>, headers: [RecordHeader]
+    ) {
+        self.init(topic: topic, format: format, key: key, value: Array(value), headers: headers)
+    }
+
+    /// Creates an output of `headers.format` from `storage`, the buffer the outputs of one input share:
+    /// its value is at `value`, its key at `key` (none when `nil`), and the headers' values that are
+    /// places are in `storage` too (no list is made).
     @inlinable
-    public init(topic: String, key: [UInt8]?, value: ArraySlice<UInt8>, headers: OutputHeaders) {
+    public init(topic: String, storage: [UInt8], value: BufferRange, key: BufferRange?, headers: OutputHeaders) {
         self.topic = topic
         self.format = headers.format
-        self.key = key
-        self.value = value
+        self.storage = storage
+        self.valueRange = value
+        self.keyRange = key
+        self.ownKey = nil
         self.outputHeaders = headers
         self.headerList = nil
+    }
+
+    /// The key, the input record's key unchanged.
+    public var key: [UInt8]? {
+        get {
+            if let keyRange { return Array(storage[keyRange.range]) }
+            return ownKey
+        }
+        set {
+            ownKey = newValue
+            keyRange = nil
+        }
+    }
+
+    /// The value: the format's JSON, or the input bytes unchanged for a dead letter (part of a buffer the
+    /// outputs of one input share).
+    public var value: ArraySlice<UInt8> {
+        get { storage[valueRange.range] }
+        set {
+            if keyRange != nil || headerList == nil {
+                // The key and the headers are taken out of the buffer first: it is replaced.
+                (ownKey, keyRange) = (key, nil)
+                headers = outputHeaders.list(in: storage)
+            }
+            storage = Array(newValue)
+            valueRange = BufferRange(storage.indices)
+        }
     }
 
     /// The headers in the order of SPEC section 1 (outputs) or section 6 (dead letters). Reading them
     /// from an output makes the list; ``headerCount`` and ``forEachHeader(_:)`` read them without one.
     public var headers: [RecordHeader] {
         get {
-            headerList ?? outputHeaders.list
+            headerList ?? outputHeaders.list(in: storage)
         }
         set {
             headerList = newValue
@@ -184,9 +229,28 @@ public struct OutputRecord: Sendable, Equatable {
                 for index in headers.indices { headers[index].withBytes(body) }
             }
         } else {
-            outputHeaders.forEach(body)
+            storage.withUnsafeBytes { bytes in outputHeaders.forEach(in: OutputHeaders.Bytes(bytes), body) }
         }
     }
+
+    /// Calls `body` with the key's bytes (`nil` for none) and the value's, borrowed in place. Inlinable, so
+    /// that the producer's call is made for its `Result` (a generic call costs hundreds of instructions).
+    @inlinable
+    public func withKeyAndValue<Result>(
+        _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        storage.withUnsafeBytes { raw in
+            let value = UnsafeRawBufferPointer(rebasing: raw[valueRange.range])
+            if let keyRange { return body(UnsafeRawBufferPointer(rebasing: raw[keyRange.range]), value) }
+            // `ownKey!` borrows the stored key (binding it, `if let`, would copy it), and no `Result?` is
+            // made (optional chaining would look up the metadata of `Optional<Result>` at run time).
+            guard ownKey != nil else { return body(nil, value) }
+            return ownKey!.withUnsafeBytes { body($0, value) }
+        }
+    }
+
+    /// How many bytes the value has.
+    public var valueCount: Int { Int(valueRange.count) }
 
     /// Whether this record is a dead letter.
     public var isDeadLetter: Bool { format == nil }

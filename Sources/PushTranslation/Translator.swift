@@ -71,10 +71,11 @@ public struct Translator: Sendable {
         var reports: [DeadLetterReport] = []
         var warnings = validateWarnings
         let timestampMs = builder.record.pointee.timestampMs ?? readAtMs
-        let headers = builder.sharedHeaders(notification: notification, document: document, timestampMs: timestampMs)
+        let headers = builder.sharedHeaders(notification: notification, timestampMs: timestampMs)
         // Every format writes into one scratch buffer, so that a part one writes is there for the others to copy.
         // Dead letters are made after it is given back (their headers are written with a scratch buffer too).
         var failures: [(format: OutputFormat, errors: [Diagnostic])] = []
+        var places = RecordBuilder.SharedPlaces()
         JSONWriter.withScratch { writer in
             withUnsafeTemporaryAllocation(of: WrittenValue.self, capacity: notification.formats.count) { written in
                 var count = 0
@@ -101,7 +102,8 @@ public struct Translator: Sendable {
                     count += 1
                 }
                 let outputs = UnsafeBufferPointer(rebasing: written[..<count])
-                let values = Self.values(outputs, in: writer)
+                let buffer: [UInt8]
+                (buffer, places) = Self.sharedBuffer(outputs, in: &writer, builder, notification, document, headers)
                 records.reserveCapacity(count + failures.count)
                 for (index, output) in outputs.enumerated() {
                     let warningsJSON = ownWarningsJSON.first { $0.output == index }?.json ?? validateWarningsJSON
@@ -109,14 +111,14 @@ public struct Translator: Sendable {
                     records.append(
                         builder.output(
                             format: output.format,
-                            value: values[output.range.lowerBound - offset..<output.range.upperBound - offset],
-                            headers: headers, warnings: warningsJSON))
+                            value: BufferRange(output.range.lowerBound - offset..<output.range.upperBound - offset),
+                            buffer: buffer, places: places, headers: headers, warnings: warningsJSON))
                 }
             }
         }
         // The apns output of a Live Activity push has headers of its own (SPEC 5.1.1).
-        if let activity = notification.liveActivity, let apns = records.firstIndex(where: { $0.format == .apns }) {
-            builder.setLiveActivityHeaders(of: &records[apns], activity, notification, document)
+        if notification.liveActivity != nil, let apns = records.firstIndex(where: { $0.format == .apns }) {
+            builder.setLiveActivityHeaders(of: &records[apns], notification, places: places)
         }
         for (format, errors) in failures {
             let id = notification.id.map { document.string($0) }
@@ -132,17 +134,22 @@ public struct Translator: Sendable {
         var range: Range<Int>
     }
 
-    /// The values of `written` in one array (one allocation for the outputs of an input rather than one
-    /// each): they follow one another in `writer`, so it is one copy, from the first one's start.
-    private static func values(_ written: UnsafeBufferPointer<WrittenValue>, in writer: borrowing JSONWriter)
-        -> [UInt8]
-    {
-        guard let first = written.first, let last = written.last else { return [] }
+    /// The buffer the outputs of an input share, in one allocation: the values of `written` (they follow one
+    /// another in `writer`), then the parts of their headers ``RecordBuilder/appendSharedParts(_:_:_:to:from:)``
+    /// appends after them; and where those parts are in it.
+    private static func sharedBuffer(
+        _ written: UnsafeBufferPointer<WrittenValue>, in writer: inout JSONWriter, _ builder: RecordBuilder,
+        _ notification: borrowing PushNotification, _ document: JSONDocument, _ headers: RecordBuilder.SharedHeaders
+    ) -> ([UInt8], RecordBuilder.SharedPlaces) {
+        guard let first = written.first, let last = written.last else { return ([], RecordBuilder.SharedPlaces()) }
         for (value, next) in zip(written, written.dropFirst()) {
             assert(value.range.upperBound == next.range.lowerBound, "Translator: values apart in the writer")
         }
-        let range = first.range.lowerBound..<last.range.upperBound
-        return writer.withBytes { Array(UnsafeBufferPointer(rebasing: $0[range])) }
+        let (start, end) = (first.range.lowerBound, last.range.upperBound)
+        writer.truncate(to: end, needsComma: false)
+        let places = builder.appendSharedParts(notification, document, headers, to: &writer, from: start)
+        let range = start..<writer.count
+        return (writer.withBytes { Array(UnsafeBufferPointer(rebasing: $0[range])) }, places)
     }
 
     /// The emitter of each format: a switch, so that a new format cannot be left out. `timestampMs` is the

@@ -132,7 +132,7 @@ final class InlinePipeline: Sendable {
     ) throws(KafkaError) {
         worker.logger.warning(
             "dead letter value omitted: over the record size limit",
-            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.value.count)"])
+            metadata: ["source": "\(ticket.partition)@\(ticket.offset)", "bytes": "\(output.valueCount)"])
         let output = output.withoutValue()
         while try !deliveries.producer.produceIfRoom(output, to: delivery) {
             deliveries.producer.serveReports(waitingUpToMs: 10)

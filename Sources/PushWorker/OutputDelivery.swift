@@ -203,18 +203,8 @@ extension OutputRecord: KafkaProducible {
     public var partition: Int32? { nil }
     /// Outputs get the producer's current time.
     public var timestampMs: Int64? { nil }
-    // `headerCount` and `forEachHeader(_:)` are OutputRecord's own: they read an output's headers
-    // without making a list of them.
-
-    /// The key's and value's bytes, borrowed in place.
-    public func withKeyAndValue<Result>(
-        _ body: (_ key: UnsafeRawBufferPointer?, _ value: UnsafeRawBufferPointer) -> Result
-    ) -> Result {
-        // `key!` borrows the stored key (binding it, `if let`, would copy it), and no `Result?` is made
-        // (optional chaining would look up the metadata of `Optional<Result>` at run time, per record).
-        guard key != nil else { return value.withUnsafeBytes { body(nil, $0) } }
-        return key!.withUnsafeBytes { key in value.withUnsafeBytes { body(key, $0) } }
-    }
+    // `headerCount`, `forEachHeader(_:)` and `withKeyAndValue(_:)` are OutputRecord's own: they read an
+    // output's headers without making a list of them, and its key and value in place.
 
     /// The record a delivery report was about, read back from librdkafka: its topic, key, value and
     /// headers, its format from `pushgate-format` (a dead letter carries `pushgate-errors`). `nil` when

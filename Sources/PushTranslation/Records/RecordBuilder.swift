@@ -9,14 +9,20 @@ import PushModel
 struct RecordBuilder {
     let record: UnsafePointer<InputRecord>
     let configuration: UnsafePointer<TranslatorConfiguration>
+    /// The input record's key, borrowed (`nil`: it has none).
+    let key: UnsafeBufferPointer<UInt8>?
 
     /// The input headers that are forwarded: all but `pushgate-*`, `apns-*`, `webpush-*` and `__connect.errors.*`
     /// (names compared ASCII case-insensitively). The input's own array when all are forwarded.
     let forwardedHeaders: [RecordHeader]
 
-    private init(record: UnsafePointer<InputRecord>, configuration: UnsafePointer<TranslatorConfiguration>) {
+    private init(
+        record: UnsafePointer<InputRecord>, configuration: UnsafePointer<TranslatorConfiguration>,
+        key: UnsafeBufferPointer<UInt8>?
+    ) {
         self.record = record
         self.configuration = configuration
+        self.key = key
         let headers = record.pointee.headers
         self.forwardedHeaders =
             headers.contains { Self.isOwnHeader($0.name) } ? headers.filter { !Self.isOwnHeader($0.name) } : headers
@@ -27,9 +33,15 @@ struct RecordBuilder {
         record: borrowing InputRecord, configuration: borrowing TranslatorConfiguration,
         _ body: (RecordBuilder) -> Result
     ) -> Result {
-        withUnsafePointer(to: record) { record in
+        withUnsafePointer(to: record) { recordPointer in
             withUnsafePointer(to: configuration) { configuration in
-                body(RecordBuilder(record: record, configuration: configuration))
+                // The key's bytes borrowed from the record itself (through the pointer they would be a copy).
+                guard record.key != nil else {
+                    return body(RecordBuilder(record: recordPointer, configuration: configuration, key: nil))
+                }
+                return record.key!.withUnsafeBufferPointer { key in
+                    body(RecordBuilder(record: recordPointer, configuration: configuration, key: key))
+                }
             }
         }
     }
@@ -37,47 +49,33 @@ struct RecordBuilder {
     /// `TOPIC:PARTITION:OFFSET` of the input record.
     var sourceReference: String { record.pointee.sourceReference }
 
-    /// What the outputs of one input share in their headers (SPEC section 1). Texts of the payload are
-    /// kept as where they are, and made into slices of it only for each output, so that keeping them
-    /// here costs no reference counting.
+    /// What the outputs of one input share in their headers (SPEC section 1), but the texts of the payload
+    /// (`pushgate-id`, `apns-collapse-id`, `apns-channel-id`, `webpush-topic`), which are copied into the
+    /// outputs' shared buffer (``appendSharedParts(_:_:_:to:from:)``): plain values, which cost nothing to copy.
     struct SharedHeaders {
-        /// `pushgate-id` when the payload has an id.
-        var id: PayloadText?
         var dryRun: Bool
-        /// The `apns-*` headers, when a format delivered by APNs is routed (their collapse id as ``apnsCollapseID``).
+        /// The `apns-*` headers, when a format delivered by APNs is routed.
         var apns: APNs?
-        /// `apns-collapse-id`, when given.
-        var apnsCollapseID: PayloadText?
-        /// The `webpush-*` headers, when `webpush` is routed (their topic as ``webpushTopic``).
+        /// The `webpush-*` headers, when `webpush` is routed.
         var webpush: WebPush?
-        /// `webpush-topic`, when given.
-        var webpushTopic: PayloadText?
 
-        /// The `apns-*` values but the collapse id: plain values, which cost nothing to copy (``APNsHeaders``
-        /// holds a reference), from which each output's ``APNsHeaders`` are made.
+        /// The `apns-*` values but the ids, from which each output's ``APNsHeaders`` are made.
         struct APNs {
             var pushType: APNsPushType
             var highPriority: Bool
             var expiration: Int64
         }
 
-        /// The `webpush-*` values but the topic (plain values, as ``APNs``).
+        /// The `webpush-*` values but the topic.
         struct WebPush {
             var ttl: Int64
             var urgency: WebOptions.Urgency
         }
     }
 
-    /// A header value from the payload: where its bytes are in the input record's value, or its decoded
-    /// bytes when the text holds escapes.
-    enum PayloadText {
-        case raw(Range<Int>)
-        case decoded([UInt8])
-    }
-
     /// The header values shared by the outputs of `notification`. Made in one initialization (not filled in
     /// afterwards), which the optimizer keeps from copying.
-    func sharedHeaders(notification: PushNotification, document: JSONDocument, timestampMs: Int64) -> SharedHeaders {
+    func sharedHeaders(notification: PushNotification, timestampMs: Int64) -> SharedHeaders {
         var apns: SharedHeaders.APNs?
         if notification.formats.contains(where: \.isDeliveredByAPNs) {
             let background = APSWriter.isBackground(notification)
@@ -91,11 +89,7 @@ struct RecordBuilder {
             let urgency = notification.web?.urgency ?? (notification.message.priority == .high ? .high : .normal)
             webpush = SharedHeaders.WebPush(ttl: notification.message.ttlSeconds, urgency: urgency)
         }
-        return SharedHeaders(
-            id: notification.id.map { payloadText($0, document) }, dryRun: notification.dryRun, apns: apns,
-            apnsCollapseID: apns == nil ? nil : notification.ios.collapseID.map { payloadText($0, document) },
-            webpush: webpush,
-            webpushTopic: webpush == nil ? nil : notification.web?.topic.map { payloadText($0, document) })
+        return SharedHeaders(dryRun: notification.dryRun, apns: apns, webpush: webpush)
     }
 
     /// Gives `record`, the `apns` output of a Live Activity push, its own `apns-*` headers (SPEC 5.1.1):
@@ -103,31 +97,14 @@ struct RecordBuilder {
     /// alert, and `apns-channel-id` for a broadcast. Out of line: most payloads have no Live Activity.
     @inline(never)
     func setLiveActivityHeaders(
-        of record: inout OutputRecord, _ activity: LiveActivity, _ notification: PushNotification,
-        _ document: JSONDocument
+        of record: inout OutputRecord, _ notification: PushNotification, places: SharedPlaces
     ) {
-        let channelID = LiveActivityMembers(activity, document).channelID.map {
-            bytes(payloadText(document.text($0), document))
-        }
+        let channelID = places.channelID
         let highPriority = notification.message.priority == .high
         record.updateAPNsHeaders { apns in
             apns = APNsHeaders(
                 pushType: .liveActivity, highPriority: highPriority, expiration: apns.expiration,
                 collapseID: apns.collapseID, channelID: channelID)
-        }
-    }
-
-    /// Where an input text's decoded UTF-8 bytes are: in the input record's value when it holds no escape.
-    private func payloadText(_ text: InputText, _ document: JSONDocument) -> PayloadText {
-        guard text.isEscaped else { return .raw(text.start..<text.start + text.length) }
-        return .decoded(JSONDocument.decode(document.raw(text)))
-    }
-
-    /// The bytes of a header value from the payload: a slice of the input record's value, or of its decoded bytes.
-    private func bytes(_ text: PayloadText) -> ArraySlice<UInt8> {
-        switch text {
-        case .raw(let range): record.pointee.value[range]
-        case .decoded(let bytes): bytes[...]
         }
     }
 
@@ -169,34 +146,36 @@ struct RecordBuilder {
         return true
     }
 
-    /// An output record, its headers kept as what they are made of (no list of them is made).
-    /// `warnings` is `pushgate-warnings`: the format's warnings as ``Swift/Array/encodedJSON()`` writes
-    /// them, `nil` when there are none.
-    func output(format: OutputFormat, value: ArraySlice<UInt8>, headers shared: SharedHeaders, warnings: [UInt8]?)
-        -> OutputRecord
-    {
+    /// An output record, its headers kept as what they are made of (no list of them is made): its value
+    /// is `buffer[value]`, its key and header texts are where `places` says in `buffer`, the buffer the
+    /// outputs of the input share (``appendSharedParts(_:_:_:to:from:)``). `warnings` is `pushgate-warnings`: the
+    /// format's warnings as ``Swift/Array/encodedJSON()`` writes them, `nil` when there are none.
+    func output(
+        format: OutputFormat, value: BufferRange, buffer: [UInt8], places: SharedPlaces,
+        headers shared: SharedHeaders, warnings: [UInt8]?
+    ) -> OutputRecord {
         OutputRecord(
-            topic: configuration.pointee.topic(for: format), key: record.pointee.key, value: value,
+            topic: configuration.pointee.topic(for: format), storage: buffer, value: value, key: places.key,
             headers: OutputHeaders(
                 forwarded: forwardedHeaders, sourceTopic: record.pointee.topic,
                 sourcePartition: record.pointee.partition, sourceOffset: record.pointee.offset,
-                id: shared.id.map(bytes), format: format, dryRun: shared.dryRun, warnings: warnings,
-                apns: format.isDeliveredByAPNs ? apnsHeaders(shared) : nil,
-                webpush: format == .webpush ? webpushHeaders(shared) : nil))
+                id: places.id, format: format, dryRun: shared.dryRun, warnings: warnings,
+                apns: format.isDeliveredByAPNs ? apnsHeaders(shared, places) : nil,
+                webpush: format == .webpush ? webpushHeaders(shared, places) : nil))
     }
 
     /// The `webpush-*` headers of a `webpush` output.
-    private func webpushHeaders(_ shared: SharedHeaders) -> WebPushHeaders? {
+    private func webpushHeaders(_ shared: SharedHeaders, _ places: SharedPlaces) -> WebPushHeaders? {
         guard let webpush = shared.webpush else { return nil }
-        return WebPushHeaders(ttl: webpush.ttl, urgency: webpush.urgency, topic: shared.webpushTopic.map(bytes))
+        return WebPushHeaders(ttl: webpush.ttl, urgency: webpush.urgency, topic: places.webpushTopic)
     }
 
     /// The `apns-*` headers of an output delivered by APNs.
-    private func apnsHeaders(_ shared: SharedHeaders) -> APNsHeaders? {
+    private func apnsHeaders(_ shared: SharedHeaders, _ places: SharedPlaces) -> APNsHeaders? {
         guard let apns = shared.apns else { return nil }
         return APNsHeaders(
             pushType: apns.pushType, highPriority: apns.highPriority, expiration: apns.expiration,
-            collapseID: shared.apnsCollapseID.map(bytes))
+            collapseID: places.collapseID)
     }
 
     /// floor(timestamp ms / 1000) + ttl, or 0 when ttl is 0.
@@ -268,7 +247,7 @@ struct RecordBuilder {
         headers.append(RecordHeader(name: "pushgate-errors", bytes: text[errorsValue]))
         var deadLetter = OutputRecord(
             topic: configuration.pointee.deadLetterTopic, format: nil, key: record.pointee.key,
-            value: record.pointee.value[...], headers: headers)
+            value: record.pointee.value, headers: headers)
         deadLetter.valueIsNull = record.pointee.valueIsNull
         return deadLetter
     }
