@@ -70,7 +70,7 @@ public struct OutputHeaders: Sendable {
 
     /// How many headers there are.
     public var count: Int {
-        // Read through optional chaining, as in ``forEach(_:)``, not through bound copies.
+        // `apns` and `webpush` hold plain values and places only: binding them copies nothing counted.
         var count = forwarded.count + 3 + (dryRun ? 1 : 0) + (warnings == nil ? 0 : 1)
         if let apns { count += 3 + (apns.collapseID == nil ? 0 : 1) + (apns.channelID == nil ? 0 : 1) }
         if webpush != nil { count += webpush?.topic == nil ? 2 : 3 }
@@ -86,9 +86,10 @@ public struct OutputHeaders: Sendable {
         forwarded.withUnsafeBufferPointer { forwarded in
             for index in forwarded.indices { forwarded[index].withBytes(body) }
         }
-        // Every value is borrowed in place, through optional chaining on the stored properties: binding one
-        // (`if let`), or capturing `self` in a closure, would copy it and retain and release what it holds,
-        // for every record produced. The closures below capture only raw pointers and `body`.
+        // What holds a reference (the source topic, the warnings) is borrowed in place, through optional
+        // chaining on the stored properties: binding it (`if let`), or capturing `self` in a closure, would
+        // copy it and retain and release it, for every record produced. `apns` and `webpush` hold plain
+        // values and places only, and are bound. The closures below capture only raw pointers and `body`.
         let format = Self.bytes(self.format.headerValue)
         func writeIdentity(id: UnsafeRawBufferPointer?) {
             Self.withSourceReference(topic: sourceTopic, partition: sourcePartition, offset: sourceOffset) {
