@@ -66,4 +66,11 @@ public struct TranslatorConfiguration: Sendable, Equatable {
 
     /// The topic records of `format` go to.
     public func topic(for format: OutputFormat) -> String { topicsInRecordOrder[format.order] }
+
+    /// Every topic a translation may write to, each once: the formats' topics in record order (any format,
+    /// whatever `androidFormats` says: a payload's `targets` may name it), then the dead-letter topic.
+    public var writtenTopics: [String] {
+        var seen = Set<String>()
+        return (topicsInRecordOrder + [deadLetterTopic]).filter { seen.insert($0).inserted }
+    }
 }

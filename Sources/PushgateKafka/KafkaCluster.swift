@@ -10,16 +10,37 @@ public enum KafkaCluster {
         public var brokers: Int
         /// The cluster id, `nil` when the cluster gave none.
         public var clusterID: String?
+        /// The topics asked about that writing to would fail on for good (the cluster does not have them,
+        /// or the client may not use them), in the order they were asked about.
+        public var unavailableTopics: [UnavailableTopic]
 
         /// Whether this is librdkafka's mock cluster (`pushgate broker`, the embedded broker): its id
         /// is `mockCluster` followed by hexadecimal digits.
         public var isLibrdkafkaMock: Bool { clusterID?.hasPrefix("mockCluster") ?? false }
 
         /// Creates a description.
-        public init(brokers: Int, clusterID: String?) {
+        public init(brokers: Int, clusterID: String?, unavailableTopics: [UnavailableTopic] = []) {
             self.brokers = brokers
             self.clusterID = clusterID
+            self.unavailableTopics = unavailableTopics
         }
+    }
+
+    /// A topic the cluster answered about with an error that writing to it would meet too.
+    public struct UnavailableTopic: Sendable, Equatable, CustomStringConvertible {
+        /// The topic's name.
+        public var name: String
+        /// The cluster's answer: `UNKNOWN_TOPIC_OR_PART` or `TOPIC_AUTHORIZATION_FAILED`.
+        public var error: KafkaError
+
+        /// Creates one.
+        public init(name: String, error: KafkaError) {
+            self.name = name
+            self.error = error
+        }
+
+        /// The name and the error's code name, `push.fcm (UNKNOWN_TOPIC_OR_PART)`.
+        public var description: String { "\(name) (\(error.codeName))" }
     }
 
     /// Connects to `bootstrapServers` with `properties` (TLS, SASL, ...) and asks for the cluster's
@@ -36,9 +57,12 @@ public enum KafkaCluster {
     }
 
     /// Like ``checkReachable(bootstrapServers:properties:timeout:logger:)``, and returns the cluster id
-    /// too (from the same metadata response).
+    /// too (from the same metadata response), and which of `topics` writing to would fail on for good,
+    /// each asked about by name as a producer asks before writing (a cluster that creates topics on demand
+    /// creates them: see `RDKafkaClient.unavailableTopics(_:timeout:)`).
     public static func describe(
-        bootstrapServers: String, properties: [String: String] = [:], timeout: Duration, logger: Logger
+        bootstrapServers: String, properties: [String: String] = [:], topics: [String] = [], timeout: Duration,
+        logger: Logger
     ) async throws(KafkaError) -> Description {
         var all = properties.sorted { $0.key < $1.key }.filter { $0.key != "bootstrap.servers" }
         all.insert(("bootstrap.servers", bootstrapServers), at: 0)
@@ -54,7 +78,10 @@ public enum KafkaCluster {
                         defer { rd_kafka_mem_free(client.handle, pointer) }
                         return String(cString: pointer)
                     }
-                    continuation.resume(returning: .success(Description(brokers: brokers, clusterID: id)))
+                    let unavailable = try client.unavailableTopics(topics, timeout: timeout)
+                    continuation.resume(
+                        returning: .success(
+                            Description(brokers: brokers, clusterID: id, unavailableTopics: unavailable)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -63,30 +90,6 @@ public enum KafkaCluster {
             thread.start()
         }
         return try outcome.get()
-    }
-}
-
-extension RDKafkaClient {
-    /// Asks the cluster for its metadata (brokers only), blocking up to `timeout`; returns the broker count.
-    func brokerCount(timeout: Duration) throws(KafkaError) -> Int {
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000
-                + timeout.components.attoseconds / 1_000_000_000_000_000)
-        var metadata: UnsafePointer<rd_kafka_metadata>?
-        let code = rd_kafka_metadata(handle, 0, nil, &metadata, milliseconds)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
-            let servers = bootstrapServers ?? "(none given)"
-            throw KafkaError(
-                code,
-                message: "cannot reach bootstrap servers \(servers) within \(Self.seconds(milliseconds)) s: "
-                    + String(cString: rd_kafka_err2str(code)))
-        }
-        defer { rd_kafka_metadata_destroy(metadata) }
-        return Int(metadata.pointee.broker_cnt)
-    }
-
-    private static func seconds(_ milliseconds: Int32) -> String {
-        milliseconds % 1000 == 0 ? String(milliseconds / 1000) : String(Double(milliseconds) / 1000)
     }
 }
 

@@ -14,7 +14,7 @@ extension KafkaConsumer {
         let client = self.rdClient
         return try await run { () throws(KafkaError) in
             var result: [Int32: Watermarks] = [:]
-            for partition in try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs) {
+            for partition in try client.partitions(of: topic, timeoutMs: timeoutMs) {
                 var low: Int64 = 0
                 var high: Int64 = 0
                 let code = rd_kafka_query_watermark_offsets(client.handle, topic, partition, &low, &high, timeoutMs)
@@ -35,7 +35,7 @@ extension KafkaConsumer {
     {
         let client = self.rdClient
         return try await run { () throws(KafkaError) in
-            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            let partitions = try client.partitions(of: topic, timeoutMs: timeoutMs)
             var result: [Int32: Watermarks] = [:]
             // ListOffsets' special timestamps: -2 the earliest offset, -1 the latest (the high watermark).
             for timestamp in [Int64(-2), -1] {
@@ -63,7 +63,7 @@ extension KafkaConsumer {
     {
         let client = self.rdClient
         return try await run { () throws(KafkaError) in
-            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            let partitions = try client.partitions(of: topic, timeoutMs: timeoutMs)
             let list = RDKafkaTopicPartitionList.make(
                 partitions.map { KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: timestampMs) })
             defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -84,7 +84,7 @@ extension KafkaConsumer {
     public func committedOffsets(topic: String, timeoutMs: Int32 = 10_000) async throws(KafkaError) -> [Int32: Int64?] {
         let client = self.rdClient
         return try await run { () throws(KafkaError) in
-            let partitions = try Self.partitions(of: topic, handle: client.handle, timeoutMs: timeoutMs)
+            let partitions = try client.partitions(of: topic, timeoutMs: timeoutMs)
             let list = RDKafkaTopicPartitionList.make(
                 partitions.map {
                     KafkaTopicPartitionOffset(topic: topic, partition: $0, offset: Int64(RD_KAFKA_OFFSET_INVALID))
@@ -99,28 +99,5 @@ extension KafkaConsumer {
             }
             return result
         }
-    }
-
-    /// The partition ids of `topic` (blocking: call on the poll thread).
-    static func partitions(of topic: String, handle: OpaquePointer, timeoutMs: Int32) throws(KafkaError) -> [Int32] {
-        guard let topicHandle = rd_kafka_topic_new(handle, topic, nil) else {
-            throw KafkaError.client("cannot open topic \(topic)")
-        }
-        defer { rd_kafka_topic_destroy(topicHandle) }
-        var metadata: UnsafePointer<rd_kafka_metadata>?
-        let code = rd_kafka_metadata(handle, 0, topicHandle, &metadata, timeoutMs)
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata else {
-            throw KafkaError(code, message: "metadata of \(topic)")
-        }
-        defer { rd_kafka_metadata_destroy(metadata) }
-        guard metadata.pointee.topic_cnt > 0, let topics = metadata.pointee.topics else {
-            throw KafkaError.client("no metadata for topic \(topic)")
-        }
-        let entry = topics[0]
-        if entry.err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            throw KafkaError(entry.err, message: "topic \(topic): \(String(cString: rd_kafka_err2str(entry.err)))")
-        }
-        guard let partitions = entry.partitions else { return [] }
-        return (0..<Int(entry.partition_cnt)).map { partitions[$0].id }.sorted()
     }
 }

@@ -94,22 +94,31 @@ struct RunCommand: AsyncParsableCommand {
         logger.info("stopped")
     }
 
-    /// Fails fast, with the reason, when no bootstrap server answers a metadata request in time; what the
+    /// Fails fast, with the reason, when no bootstrap server answers a metadata request in time, or when
+    /// the cluster has no topic of a name the worker writes to (or the worker may not use it); what the
     /// cluster said of itself otherwise.
     private func describeCluster(
         _ worker: PushWorkerConfiguration, timeoutSeconds: Int, logger: Logger
     ) async throws -> KafkaCluster.Description {
+        let cluster: KafkaCluster.Description
         do {
-            let cluster = try await KafkaCluster.describe(
+            cluster = try await KafkaCluster.describe(
                 bootstrapServers: worker.bootstrapServers,
                 properties: KafkaPropertyScope.properties(worker.kafkaProperties, for: .producer),
-                timeout: .seconds(timeoutSeconds), logger: logger)
-            logger.info("reached a cluster of \(cluster.brokers) broker(s) at \(worker.bootstrapServers)")
-            return cluster
+                topics: worker.translator.writtenTopics, timeout: .seconds(timeoutSeconds), logger: logger)
         } catch {
             logger.critical("\(error.message)")
             throw SettingError(error.message)
         }
+        logger.info("reached a cluster of \(cluster.brokers) broker(s) at \(worker.bootstrapServers)")
+        guard cluster.unavailableTopics.isEmpty else {
+            let message =
+                "cannot write to \(cluster.unavailableTopics.map(\.description).joined(separator: ", ")): "
+                + "create the topic, or name one the cluster has with --topic FORMAT=NAME or --dead-letter-topic"
+            logger.critical("\(message)")
+            throw SettingError(message)
+        }
+        return cluster
     }
 
     /// librdkafka's mock cluster: one produce request in flight (``PushWorkerConfiguration/keepOneProduceRequestInFlight()``).

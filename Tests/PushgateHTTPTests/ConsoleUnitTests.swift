@@ -1,5 +1,6 @@
 import Foundation
 import PushgateKafka
+import PushgateTestSupport
 import Testing
 
 @testable import PushgateHTTP
@@ -36,10 +37,7 @@ struct ConsoleUnitTests {
     /// The built `pushgate` beside the test bundle refuses a non-loopback --host without a token: exit 64.
     @Test(arguments: ["console", "playground"])
     func aNonLoopbackHostWithoutATokenExits64(command: String) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("pushgate")
-        let candidates = [binary.path] + [".build/debug/pushgate"]
-        let path = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) })
+        let path = try #require(PushgateBinary.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = [command, "--host", "0.0.0.0", "--port", "0"]
