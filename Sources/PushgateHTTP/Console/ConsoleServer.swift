@@ -85,10 +85,14 @@ public struct ConsoleServer: Service {
             }
             group.addTask {
                 await outputsWanted.wait()
+                // Four consumers share the output topics' partitions: librdkafka 2.0.2's broker thread takes
+                // CPU for each partition it starts reading, growing with the square of how many it already
+                // has (4,096 output partitions kept one core busy for about 3 s, slowing the first
+                // answers); a quarter of them each takes a sixteenth of that, spread over the cores.
                 await TopicFollower(
                     topics: settings.outputTopics.map(\.topic), start: .end, consumer: settings.reader,
                     partitionCheckInterval: settings.partitionCheckInterval, logger: logger,
-                    onAssigned: { outputsReady.set() }
+                    onAssigned: { outputsReady.set() }, readers: 4
                 ).run { batch in for message in batch { routes.followThrough.addOutput(message) } }
             }
             group.addTask { await routes.watch.run() }
