@@ -108,4 +108,41 @@ struct DeadLetterIndexTests {
         #expect(page.counts["code-68"] == 1)
         #expect(page.letters.map(\.offset) == [68])
     }
+    static func summary(offset: Int64) -> DeadLetterSummary {
+        DeadLetterSummary(
+            partition: 0, offset: offset, timestampMs: offset, codeBits: 0, key: nil, valueBytes: 0, source: nil,
+            stage: 0, format: 0, writtenByPushgate: false)
+    }
+
+    /// Rows read back across chunk boundaries.
+    @Test func summaryChunksKeepEveryRow() {
+        var chunks = SummaryChunks()
+        let count = 2 * SummaryChunks.chunkSize + 3
+        for row in 0..<count { chunks.append(Self.summary(offset: Int64(row))) }
+        #expect(chunks.count == count)
+        #expect(chunks.chunkAddresses.count == 3)
+        let size = SummaryChunks.chunkSize
+        for row in [0, size - 1, size, 2 * size - 1, 2 * size, count - 1] {
+            #expect(chunks[row].offset == Int64(row))
+        }
+    }
+
+    /// A copy (a query's snapshot) shares every chunk; a row added afterwards copies the last chunk only,
+    /// and the copy keeps what it had.
+    @Test func aRowAddedDuringASnapshotCopiesOnlyTheLastChunk() {
+        var chunks = SummaryChunks()
+        let count = 3 * SummaryChunks.chunkSize + 10
+        for row in 0..<count { chunks.append(Self.summary(offset: Int64(row))) }
+        let snapshot = chunks
+        #expect(snapshot.chunkAddresses == chunks.chunkAddresses)
+        chunks.append(Self.summary(offset: Int64(count)))
+        let (before, after) = (snapshot.chunkAddresses, chunks.chunkAddresses)
+        #expect(after.count == 4)
+        #expect(Array(after.prefix(3)) == Array(before.prefix(3)), "the full chunks are still shared")
+        #expect(after[3] != before[3], "the last chunk was copied")
+        #expect(snapshot.count == count)
+        #expect(chunks.count == count + 1)
+        #expect(chunks[count].offset == Int64(count))
+        #expect(snapshot[count - 1].offset == Int64(count - 1))
+    }
 }

@@ -10,12 +10,13 @@ import Synchronization
 /// letters read while an operator pages, newer or older, neither repeat nor shift the pages to come.
 ///
 /// Queries work on a snapshot (the arrays are copied on write, so taking one costs nothing): the reader
-/// adding letters and other requests never wait for a scan.
+/// adding letters and other requests never wait for a scan, and a letter added during a scan copies at
+/// most one chunk of the summaries (``SummaryChunks``).
 public final class DeadLetterIndex: Sendable {
     private let state = Mutex(State())
 
     struct State {
-        var letters: [DeadLetterSummary] = []
+        var letters = SummaryChunks()
         var tables = DeadLetterTables()
         /// The codes of letters with a code beyond the 63 with a bit of their own, by row.
         var extraCodes: [Int32: [Int]] = [:]
