@@ -194,11 +194,10 @@ public struct OutputRecord: Sendable, Equatable {
     public var value: ArraySlice<UInt8> {
         get { storage[valueRange.range] }
         set {
-            if keyRange != nil || headerList == nil {
-                // The key and the headers are taken out of the buffer first: it is replaced.
-                (ownKey, keyRange) = (key, nil)
-                headers = outputHeaders.list(in: storage)
-            }
+            // What is read from the buffer (the key, the headers not yet made a list) is taken out of it
+            // first: it is replaced. Headers already a list (set, or a dead letter's) are kept as they are.
+            if keyRange != nil { (ownKey, keyRange) = (key, nil) }
+            if headerList == nil { headers = outputHeaders.list(in: storage) }
             storage = Array(newValue)
             valueRange = BufferRange(storage.indices)
         }

@@ -77,4 +77,14 @@ import Testing
             headers: headers)
         #expect(output == rebuilt)
     }
+    /// Headers set on an output are its headers from then on, whatever is set after them.
+    @Test func headersSetBeforeAValueAreKept() throws {
+        var output = try #require(Self.outputs(key: Array("k".utf8)).first)
+        let custom = [RecordHeader(name: "only", text: "this")]
+        output.headers = custom
+        output.value = Array("{}".utf8)[...]
+        #expect(output.headers == custom)
+        #expect(output.key == Array("k".utf8))
+        #expect(Array(output.value) == Array("{}".utf8))
+    }
 }

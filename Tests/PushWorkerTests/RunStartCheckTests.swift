@@ -9,7 +9,7 @@ struct RunStartCheckTests {
     /// An output topic the cluster does not have stops `pushgate run` at start, exit 1, naming the topic
     /// and how to fix it, before it joins its group (rather than once a record for the topic waits out
     /// `topic.metadata.propagation.max.ms`).
-    @Test func aMissingOutputTopicStopsTheWorkerAtStart() async throws {
+    @Test func aMissingOutputTopicStopsTheWorkerAtStart() throws {
         let path = try #require(PushgateBinary.path)
         let broker = try EmbeddedBroker(
             topics: ["push.unified", "push.apns", "push.dlq"], partitions: 1,
