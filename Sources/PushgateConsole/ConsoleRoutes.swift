@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import PushgateHTTP
 import PushgateKafka
 
 /// What `pushgate console` answers: its page, the playground's `/api/examples` and `/api/translate`,

@@ -1,4 +1,5 @@
 import Logging
+import PushgateHTTP
 import PushgateKafka
 import ServiceLifecycle
 import Synchronization
@@ -22,10 +23,10 @@ public struct ConsoleServer: Service {
     ///   - host: the address to bind (loopback unless a token is given: ``ListenAddressRule``).
     ///   - port: the TCP port; 0 picks a free one, reported to `onListening`.
     ///   - token: when given, every `/api` request must carry it.
-    ///   - resources: the page and the examples.
+    ///   - resources: the console's page and the playground's examples (``ConsoleResources/load()``).
     ///   - maxPayloadBytes: the translator's payload limit, for the editor and the request size limit.
     public init(
-        host: String, port: Int, token: BearerToken?, settings: ConsoleSettings, resources: PlaygroundResources,
+        host: String, port: Int, token: BearerToken?, settings: ConsoleSettings, resources: ConsoleResources,
         maxPayloadBytes: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) throws(KafkaError) {
         let index = DeadLetterIndex()
@@ -45,8 +46,9 @@ public struct ConsoleServer: Service {
         let watch = ClusterWatch(
             topics: settings.watchedTopics, inputTopic: settings.inputTopic, consumer: settings.watcher, logger: logger)
         routes = ConsoleRoutes(
-            page: resources.consolePage,
-            playground: PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: resources), index: index,
+            page: resources.page,
+            playground: PlaygroundRoutes(maxPayloadBytes: maxPayloadBytes, resources: resources.playground),
+            index: index,
             letters: letters, search: search, redriver: redriver, followThrough: followThrough, watch: watch,
             settings: settings)
         self.host = host
@@ -96,10 +98,8 @@ public struct ConsoleServer: Service {
                 ).run { batch in for message in batch { routes.followThrough.addOutput(message) } }
             }
             group.addTask { await routes.watch.run() }
-            let loopbackOnly = ListenAddressRule.isLoopback(host)
             try await HTTPListener.serve(
-                host: host, port: port,
-                handler: { HTTPRequestHandler(routes: routes, token: token, loopbackOnly: loopbackOnly) },
+                routes: routes, host: host, port: port, token: token,
                 cannotBind: {
                     PlaygroundServerError(description: "cannot serve the console on \(host):\(port): \($0)")
                 },

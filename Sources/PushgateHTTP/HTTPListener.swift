@@ -3,9 +3,9 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// The listening socket shared by pushgate's HTTP servers (operations, playground): HTTP/1.1 with
-/// NIO's error handling, one fresh handler per connection.
-enum HTTPListener {
+/// The listening socket shared by pushgate's HTTP servers (operations, playground, console): HTTP/1.1
+/// with NIO's error handling, one fresh handler per connection.
+public enum HTTPListener {
     /// Binds `host:port` (0 picks a free port) on NIO's shared event loop group.
     static func bind<Handler: ChannelInboundHandler>(
         host: String, port: Int, handler makeHandler: @escaping @Sendable () -> Handler
@@ -39,5 +39,21 @@ enum HTTPListener {
         onBound(channel.localAddress?.port ?? port)
         try? await gracefulShutdown()
         try? await channel.close()
+    }
+}
+
+extension HTTPListener {
+    /// Serves `routes` on `host:port` until graceful shutdown or cancellation, with the token and, on a
+    /// loopback `host`, the check of each request's `Host` header that every page server gets.
+    /// - Throws: `cannotBind(error)` when the address cannot be bound (port in use, no permission).
+    public static func serve(
+        routes: any HTTPRoutes, host: String, port: Int, token: BearerToken?,
+        cannotBind: (any Error) -> any Error, onBound: (Int) -> Void
+    ) async throws {
+        let loopbackOnly = ListenAddressRule.isLoopback(host)
+        try await serve(
+            host: host, port: port,
+            handler: { HTTPRequestHandler(routes: routes, token: token, loopbackOnly: loopbackOnly) },
+            cannotBind: cannotBind, onBound: onBound)
     }
 }

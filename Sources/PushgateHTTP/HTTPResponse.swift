@@ -48,7 +48,7 @@ public protocol HTTPRoutes: Sendable {
 
 extension HTTPRoutes {
     /// `uri` without its query string.
-    static func path(of uri: String) -> Substring {
+    public static func path(of uri: String) -> Substring {
         uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(uri)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import PushModel
 import PushWorker
+import PushgateConsole
 import PushgateHTTP
 import PushgateKafka
 import PushgateLogging
@@ -57,7 +58,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             let settings = try validating { () throws(SettingError) in
                 try RunSettings.resolve(run, environment: EnvironmentSettings(), readingFile: true)
             }
-            return (settings, try PlaygroundResources.load(), try tokenFile.map { try BearerToken.read(path: $0) })
+            return (settings, try ConsoleResources.load(), try tokenFile.map { try BearerToken.read(path: $0) })
         }
         let logger = settings.bootstrapLogging(label: "pushgate.console")
         let worker = settings.worker

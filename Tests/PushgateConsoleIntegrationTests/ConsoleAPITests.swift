@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PushModel
 import PushTranslation
+import PushgateConsole
 import PushgateHTTP
 import PushgateKafka
 import PushgateTestSupport
@@ -67,7 +68,7 @@ struct ConsoleAPITests {
         ) async throws -> HTTPTestSupport.HTTPResponse {
             let auth = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
             let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\n\(auth)\(headers)Connection: close\r\n\r\n"
-            return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
+            return try await HTTPTestSupport.send(Array(request.utf8), port: port)
         }
 
         func post(
@@ -78,7 +79,7 @@ struct ConsoleAPITests {
             let request =
                 "POST \(path) HTTP/1.1\r\nHost: localhost\r\n\(auth)Content-Type: \(contentType)\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-            return try await PlaygroundServerTests.send(Array(request.utf8), port: port)
+            return try await HTTPTestSupport.send(Array(request.utf8), port: port)
         }
 
         func json(_ path: String) async throws -> [String: Any] {
@@ -117,7 +118,7 @@ struct ConsoleAPITests {
         let port = PortBox()
         let server = try ConsoleServer(
             host: "127.0.0.1", port: 0, token: try BearerToken(token + "\n"), settings: settings,
-            resources: try PlaygroundResources.load(), maxPayloadBytes: 1_048_576, logger: logger,
+            resources: try ConsoleResources.load(), maxPayloadBytes: 1_048_576, logger: logger,
             onListening: { port.set($0) })
         let running = Task { try await server.run() }
         let console = Console(

@@ -3,6 +3,7 @@ import PushgateKafka
 import PushgateTestSupport
 import Testing
 
+@testable import PushgateConsole
 @testable import PushgateHTTP
 
 @Suite("Console: token, listen address, follow-through, queries")
@@ -132,9 +133,11 @@ struct ConsoleUnitTests {
 
     /// `console.html` with every part in place: the playground's editor and previews, and the console's own.
     @Test func theConsolePageHasEveryPart() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/PushgateHTTP/Resources/playground")
-        let page = String(decoding: try PlaygroundResources.load().consolePage, as: UTF8.self)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/PushgateConsole/Resources/console")
+        let playground = root.appendingPathComponent("Sources/PushgateHTTP/Resources/playground")
+        let page = String(decoding: try ConsoleResources.load().page, as: UTF8.self)
         #expect(page.hasPrefix("<!doctype html>\n"))
         #expect(!page.contains("{{"))
         let template = try String(contentsOf: folder.appendingPathComponent("console.html"), encoding: .utf8)
@@ -144,7 +147,10 @@ struct ConsoleUnitTests {
             page.contains(
                 String(decoding: PlaygroundPage.withoutFinalNewline(PlaygroundPage.formatsScript), as: UTF8.self)))
         for part in parts where part != PlaygroundPage.formatsPart {
-            var text = try String(contentsOf: folder.appendingPathComponent(part), encoding: .utf8)
+            let own = part.hasPrefix("console.")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(part).path) == own, "\(part)")
+            var text = try String(
+                contentsOf: (own ? folder : playground).appendingPathComponent(part), encoding: .utf8)
             text.removeLast()
             #expect(page.contains(text), "\(part) is in the page")
         }

@@ -2,6 +2,7 @@ import Foundation
 import PushgateKafka
 import Testing
 
+@testable import PushgateConsole
 @testable import PushgateHTTP
 
 @Suite("Console: the dead-letter index's summaries, counts and filters; the pushgate-errors scanner")

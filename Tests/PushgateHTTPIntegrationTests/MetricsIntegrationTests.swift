@@ -149,11 +149,3 @@ struct MetricsIntegrationTests {
         }
     }
 }
-
-/// The port the server reports, set once from its event loop.
-final class PortBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var port: Int?
-    var value: Int? { lock.withLock { port } }
-    func set(_ value: Int) { lock.withLock { port = value } }
-}

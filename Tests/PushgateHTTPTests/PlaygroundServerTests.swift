@@ -8,31 +8,11 @@ import Testing
 
 @Suite("Playground server")
 struct PlaygroundServerTests {
-    /// Sends `request` (a whole HTTP/1.1 request) to 127.0.0.1:`port` and reads until the server closes.
-    static func send(_ request: [UInt8], port: Int) async throws -> HTTPTestSupport.HTTPResponse {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
-        let text = try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(bytes: request))
-            var data = ByteBuffer()
-            for try await var chunk in inbound { data.writeBuffer(&chunk) }
-            return String(buffer: data)
-        }
-        let parts = text.components(separatedBy: "\r\n\r\n")
-        let head = parts.first ?? ""
-        let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return .init(status: status, headers: head, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
-    }
-
     static func post(_ body: [UInt8], port: Int) async throws -> HTTPTestSupport.HTTPResponse {
         let head =
             "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        return try await send(Array(head.utf8) + body, port: port)
+        return try await HTTPTestSupport.send(Array(head.utf8) + body, port: port)
     }
 
     /// Runs `body` against a server on an ephemeral loopback port, then cancels it and waits for it to stop.
@@ -109,17 +89,17 @@ struct PlaygroundServerTests {
             let chunked =
                 "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(over.count, radix: 16) + "\r\n" + String(decoding: over, as: UTF8.self) + "\r\n0\r\n\r\n"
-            #expect(try await Self.send(Array(chunked.utf8), port: port).status == 413)
+            #expect(try await HTTPTestSupport.send(Array(chunked.utf8), port: port).status == 413)
             // A client that waits for 100 Continue is refused before it sends the body.
             let waiting =
                 "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(over.count)\r\n"
                 + "Expect: 100-continue\r\n\r\n"
-            #expect(try await Self.send(Array(waiting.utf8), port: port).status == 413)
+            #expect(try await HTTPTestSupport.send(Array(waiting.utf8), port: port).status == 413)
             // Within the limit it is told to go on, then answered.
             let going =
                 "POST /api/translate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(within.count)\r\n"
                 + "Expect: 100-continue\r\nConnection: close\r\n\r\n"
-            let answer = try await Self.send(Array(going.utf8) + within, port: port)
+            let answer = try await HTTPTestSupport.send(Array(going.utf8) + within, port: port)
             #expect(answer.status == 100)
             #expect(answer.body.hasPrefix("HTTP/1.1 200 OK"))
         }

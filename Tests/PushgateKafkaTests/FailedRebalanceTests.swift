@@ -1,4 +1,5 @@
 import CRdKafka
+import PushgateTestSupport
 import Synchronization
 import Testing
 
@@ -16,6 +17,8 @@ private final class RecordingListener: KafkaRebalanceListener {
 
 @Suite("A failed rebalance drops the assignment the way the group's protocol requires")
 struct FailedRebalanceTests {
+    static let logger = BrokerTesting.logger("kafka-tests", level: .warning)
+
     @Test func eachProtocolGetsItsOwnCall() {
         #expect(ConsumerGroupMembership.recoveryAfterFailedRebalance(cooperative: false) == .assignNone)
         #expect(ConsumerGroupMembership.recoveryAfterFailedRebalance(cooperative: true) == .incrementalUnassignCurrent)
@@ -24,10 +27,10 @@ struct FailedRebalanceTests {
     @Test func theHeldPartitionsAreLostAndUnassigned() throws {
         let client = try RDKafkaClient.make(
             kind: .consumer, properties: [("bootstrap.servers", "127.0.0.1:9"), ("group.id", "failed-rebalance")],
-            callbacks: RDKafkaCallbacks(logger: KafkaTestSupport.logger, statisticsHandler: nil))
+            callbacks: RDKafkaCallbacks(logger: Self.logger, statisticsHandler: nil))
         defer { client.destroy() }
         let listener = RecordingListener()
-        let membership = ConsumerGroupMembership(listener: listener, logger: KafkaTestSupport.logger)
+        let membership = ConsumerGroupMembership(listener: listener, logger: Self.logger)
         let partitions = [KafkaTopicPartition(topic: "t", partition: 0), KafkaTopicPartition(topic: "t", partition: 1)]
         let list = RDKafkaTopicPartitionList.make(
             partitions.map { KafkaTopicPartitionOffset($0, offset: Int64(RD_KAFKA_OFFSET_INVALID)) })

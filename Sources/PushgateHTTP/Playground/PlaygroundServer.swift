@@ -54,4 +54,7 @@ public struct PlaygroundServer: Service {
 public struct PlaygroundServerError: Error, CustomStringConvertible {
     /// What went wrong, naming the address.
     public let description: String
+
+    /// Creates the error from what went wrong.
+    public init(description: String) { self.description = description }
 }
