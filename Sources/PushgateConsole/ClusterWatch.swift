@@ -81,7 +81,8 @@ public final class ClusterWatch: Sendable {
                 made = try KafkaConsumer(configuration: configuration, logger: logger)
             } catch {
                 state.withLock { $0.error = "\(error)" }
-                try? await Task.sleep(for: interval)
+                try? await Task.sleep(for: interval)  // a retry delay, not a wait for a condition
+
             }
         }
         guard let reader = made else { return }
@@ -99,6 +100,7 @@ public final class ClusterWatch: Sendable {
                 if wasConnected { logger.warning("console: the cluster does not answer: \(error)") }
                 wasConnected = false
             }
+            // Genuinely periodic: the watch looks again every refresh interval (nothing signals a change of lag).
             try? await Task.sleep(for: interval)
         }
         await reader.close()

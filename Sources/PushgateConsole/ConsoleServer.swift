@@ -120,19 +120,30 @@ public struct ConsoleServer: Service {
 /// A flag set once, which tasks can wait for with a bound.
 final class ReadyFlag: Sendable {
     private let isSet = Mutex(false)
+    private let changed = ChangeSignal()
 
-    func set() { isSet.withLock { $0 = true } }
+    func set() {
+        isSet.withLock { $0 = true }
+        changed.notify()
+    }
 
     /// Returns once the flag is set, or when the task is cancelled.
     func wait() async {
-        while !isSet.withLock({ $0 }) && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+        while !Task.isCancelled {
+            let generation = changed.generation
+            if isSet.withLock({ $0 }) { return }
+            await changed.wait(after: generation)
+        }
     }
 
     /// Returns once the flag is set, or after `limit`.
     func wait(atMost limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        while !isSet.withLock({ $0 }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+        while !Task.isCancelled {
+            let generation = changed.generation
+            let now = ContinuousClock.now
+            if isSet.withLock({ $0 }) || now >= deadline { return }
+            await changed.wait(after: generation, atMost: deadline - now)
         }
     }
 }

@@ -26,6 +26,8 @@ public final class LetterReader: Sendable {
     private let configuration: KafkaConsumerConfiguration
     private let logger: Logger
     private let wanted = Mutex(Wanted())
+    /// Notified when the reader finds a wanted letter.
+    private let found = ChangeSignal()
     private let reader = Mutex<KafkaConsumer?>(nil)
     private let cache = Mutex(Cache())
     private let turn = AsyncLock()
@@ -106,7 +108,8 @@ public final class LetterReader: Sendable {
         var assigned: [Int32: Int64] = [:]
         var lastProgress = ContinuousClock.now
         var lastFound = 0
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            let generation = found.generation
             let (left, position, foundCount) = wanted.withLock { ($0.places, $0.position, $0.found.count) }
             if left.isEmpty { break }
             if foundCount != lastFound { (lastFound, lastProgress) = (foundCount, .now) }
@@ -133,7 +136,10 @@ public final class LetterReader: Sendable {
                     break
                 }
             }
-            try? await Task.sleep(for: .milliseconds(2))
+            // Until the reader finds a letter (what is left changes), or it is time to see whether it stalled:
+            // the reader moving on alone can only make a reassignment less needed.
+            let stallCheck = lastProgress + .seconds(1) + .milliseconds(10)
+            await found.wait(after: generation, atMost: min(deadline, stallCheck) - .now)
         }
         try? await consumer.assign([])
         return wanted.withLock { wanted in
@@ -150,11 +156,14 @@ public final class LetterReader: Sendable {
             reader = try? KafkaConsumer(
                 configuration: configuration, logger: logger,
                 recordHandler: { [self] record in
-                    self.wanted.withLock { wanted in
+                    let isWanted = self.wanted.withLock { wanted in
                         let place = Place(partition: record.partition, offset: record.offset)
                         wanted.position[place.partition] = max(wanted.position[place.partition] ?? .min, place.offset)
-                        if wanted.places.remove(place) != nil { wanted.found[place] = record.copy() }
+                        guard wanted.places.remove(place) != nil else { return false }
+                        wanted.found[place] = record.copy()
+                        return true
                     }
+                    if isWanted { self.found.notify() }
                 })
             return (reader, old)
         }

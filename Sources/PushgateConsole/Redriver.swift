@@ -65,6 +65,8 @@ public final class Redriver: Sendable {
     private let index: DeadLetterIndex
     private let followThrough: FollowThrough
     private let ledger = Mutex<[LedgerKey: LedgerEntry]>([:])
+    /// Notified when a ledger entry stops being `.writing` (written, or given up after a failure).
+    private let ledgerChanged = ChangeSignal()
     private let history = Mutex<[Written]>([])
     private let beforeWriting: @Sendable () async -> Void
     private let logger: Logger
@@ -138,6 +140,7 @@ public final class Redriver: Sendable {
                     if case .writing = ledger[keys[position]] { ledger[keys[position]] = nil }
                 }
             }
+            ledgerChanged.notify()
             throw error
         }
         let mine = Set(claimed)
@@ -187,6 +190,7 @@ public final class Redriver: Sendable {
                 let source = "\(inputTopic):\(report.partition):\(offset)"
                 followThrough.watch(source)
                 ledger.withLock { $0[key] = .written(partition: report.partition, offset: offset) }
+                ledgerChanged.notify()
                 history.withLock {
                     $0.append(
                         Written(
@@ -227,10 +231,12 @@ public final class Redriver: Sendable {
 
     /// Waits until `key` is written (by this request or a concurrent one) and returns where.
     private func waitForWrite(_ key: LedgerKey) async throws(RedriveError) -> (Int32, Int64) {
-        for _ in 0..<600 {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            let generation = ledgerChanged.generation
             switch ledger.withLock({ $0[key] }) {
             case .written(let partition, let offset): return (partition, offset)
-            case .writing: try? await Task.sleep(for: .milliseconds(50))
+            case .writing: await ledgerChanged.wait(after: generation, atMost: deadline - .now)
             case nil:
                 throw RedriveError(status: 502, message: "a concurrent re-drive of the same letter failed; try again")
             }

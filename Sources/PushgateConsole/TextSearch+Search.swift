@@ -13,6 +13,8 @@ extension TextSearch {
         let needle: [UInt8]
         /// How many letters the index held when the search began.
         let lettersAtStart: Int
+        /// Notified when the search is done.
+        let finished = ChangeSignal()
         private let state = Mutex(State())
 
         private struct State {
@@ -95,8 +97,8 @@ extension TextSearch {
                     recordHandler: { [self] record in
                         let matches = record.withValue { DeadLetterQuery.Matcher.contains($0, needle) }
                         let row = matches ? index.row(partition: record.partition, offset: record.offset) : nil
-                        self.state.withLock { state in
-                            guard let end = state.ends[record.partition], record.offset < end else { return }
+                        let done = self.state.withLock { state -> Bool in
+                            guard let end = state.ends[record.partition], record.offset < end else { return false }
                             state.scanned += 1
                             state.lastRecord = .now
                             if matches {
@@ -106,11 +108,12 @@ extension TextSearch {
                                     state.unresolved.append((record.partition, record.offset))
                                 }
                             }
-                            if record.offset == end - 1 {
-                                state.partitionsLeft -= 1
-                                if state.partitionsLeft == 0 { state.done = true }
-                            }
+                            guard record.offset == end - 1 else { return false }
+                            state.partitionsLeft -= 1
+                            if state.partitionsLeft == 0 { state.done = true }
+                            return state.done
                         }
+                        if done { self.finished.notify() }
                     })
             } catch {
                 finish(error: "\(error)")
@@ -118,23 +121,27 @@ extension TextSearch {
             }
             do {
                 let marks = try await consumer.listedWatermarks(topic: topic, timeoutMs: 10_000)
-                self.state.withLock { state in
+                let emptyTopic = self.state.withLock { state in
                     state.ends = marks.mapValues(\.high)
                     state.total = marks.values.reduce(0) { $0 + Int($1.high - $1.low) }
                     state.partitionsLeft = marks.values.filter { $0.high > $0.low }.count
                     state.done = state.partitionsLeft == 0
                     state.lastRecord = .now
+                    return state.done
                 }
+                if emptyTopic { finished.notify() }
                 try await consumer.assign(
                     marks.map { KafkaTopicPartitionOffset(topic: topic, partition: $0.key, offset: $0.value.low) })
+                // Until the record handler says the search is done, or no record came for the idle limit.
                 while !Task.isCancelled {
+                    let generation = finished.generation
                     let (done, idle) = self.state.withLock { ($0.done, ContinuousClock.now - $0.lastRecord) }
                     if done { break }
                     if idle > TextSearch.idleLimit {
                         finish(error: "no record came for \(TextSearch.idleLimit): the rest is counted as not found")
                         break
                     }
-                    try? await Task.sleep(for: .milliseconds(20))
+                    await finished.wait(after: generation, atMost: TextSearch.idleLimit - idle)
                 }
             } catch {
                 finish(error: "\(error)")
@@ -147,6 +154,7 @@ extension TextSearch {
                 state.error = state.done ? nil : error
                 state.done = true
             }
+            finished.notify()
         }
     }
 }

@@ -73,8 +73,11 @@ public final class TextSearch: Sendable {
     public func progress(of needle: [UInt8], wait: Duration) async -> Progress {
         let search = self.search(for: needle)
         let deadline = ContinuousClock.now + wait
-        while ContinuousClock.now < deadline, !search.progress.done {
-            try? await Task.sleep(for: .milliseconds(10))
+        while !Task.isCancelled {
+            let generation = search.finished.generation
+            let now = ContinuousClock.now
+            if now >= deadline || search.progress.done { break }
+            await search.finished.wait(after: generation, atMost: deadline - now)
         }
         return search.progress(resolvingWith: index)
     }

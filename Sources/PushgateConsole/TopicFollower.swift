@@ -125,7 +125,7 @@ struct TopicFollower: Sendable {
                 }
             }
             await readers.closeAll()
-            try? await Task.sleep(for: retryDelay)
+            try? await Task.sleep(for: retryDelay)  // a retry delay, not a wait for a condition
         }
     }
 
@@ -136,6 +136,7 @@ struct TopicFollower: Sendable {
     private func waitForNewPartitions(_ reader: KafkaConsumer, _ next: NextOffsets) async -> Bool {
         while true {
             do {
+                // Genuinely periodic: nothing tells of a new partition, so the topics are listed again.
                 try await Task.sleep(for: partitionCheckInterval)
             } catch {
                 return false
