@@ -45,7 +45,8 @@ struct OutputFormatCoverageTests {
         let refused = OutputRecord(topic: format.defaultTopic, format: format, key: nil, value: [1], headers: [])
         let deadLetter = try #require(Translator().deadLetter(replacing: refused, of: input, reason: "too large"))
         #expect(
-            Self.value(of: "pushgate-format", in: deadLetter.headers) == format.rawValue, "a dead letter's pushgate-format")
+            Self.value(of: "pushgate-format", in: deadLetter.headers) == format.rawValue,
+            "a dead letter's pushgate-format")
     }
 
     /// Every `apns-*` and `webpush-*` header a golden output carries is among its format's ``headerNames``
@@ -58,7 +59,9 @@ struct OutputFormatCoverageTests {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") {
                 let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                guard let name = record["format"] as? String, let format = OutputFormat(rawValue: name) else { continue }
+                guard let name = record["format"] as? String, let format = OutputFormat(rawValue: name) else {
+                    continue
+                }
                 let headers = try #require(record["headers"] as? [[Any]])
                 for case let header as String in headers.compactMap(\.first)
                 where header.hasPrefix("apns-") || header.hasPrefix("webpush-") {
