@@ -21,10 +21,15 @@ extension OutputFormat {
     }
 
     /// The names of the headers this format's records carry beyond `pushgate-*`, in record order; those
-    /// written only when their value is set are included.
+    /// written only when their value is set are included (`apns-channel-id`: a Live Activity broadcast,
+    /// which only `apns` is).
     public var headerNames: [String] {
-        if isDeliveredByAPNs { return ["apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"] }
-        return self == .webpush ? ["webpush-ttl", "webpush-urgency", "webpush-topic"] : []
+        switch self {
+        case .apns: ["apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "apns-channel-id"]
+        case .adobeCarousel, .fbCard: ["apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id"]
+        case .androidExpandable, .fcm: []
+        case .webpush: ["webpush-ttl", "webpush-urgency", "webpush-topic"]
+        }
     }
 
     /// The formats as a JSON array, one object per format in record order, one line each:

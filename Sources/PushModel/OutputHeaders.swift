@@ -247,8 +247,11 @@ extension WebOptions.Urgency {
 }
 
 extension OutputFormat {
-    /// The format's name as `pushgate-format` writes it (its raw value, from static memory).
-    var headerValue: StaticString {
+    /// The format's name as `pushgate-format` writes it, from static memory: the same text as its raw
+    /// value (`OutputFormatCoverageTests` checks that they agree), which is a `String`, where the headers
+    /// of every record written need bytes that are never copied, counted or freed. Dead letters take
+    /// their `pushgate-format` from it too.
+    public var headerValue: StaticString {
         switch self {
         case .apns: "apns"
         case .adobeCarousel: "adobe-carousel"

@@ -164,6 +164,7 @@ final class InFlightLimiter: Sendable {
                 return true
             }
             group.addTask {
+                // A deadline, not a wait for a condition: the idle waiter above is the signal.
                 try? await Task.sleep(for: timeout)
                 return false
             }

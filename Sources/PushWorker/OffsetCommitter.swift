@@ -11,6 +11,7 @@ struct OffsetCommitter: Sendable {
     /// Until cancelled: commits every `interval`; throws the limiter's first failure.
     func commitPeriodically(every interval: Duration, limiter: InFlightLimiter) async throws {
         while !Task.isCancelled {
+            // A periodic timer: commits are batched over `interval` on purpose (one request, not one per input).
             try await Task.sleep(for: interval)
             if let failure = limiter.firstFailure { throw failure }
             await commit()
@@ -38,6 +39,7 @@ struct OffsetCommitter: Sendable {
     func commitFinally() async -> Bool {
         for attempt in 1...5 {
             if await commit() { return true }
+            // A back-off before retrying: nothing signals that the coordinator will take the commit now.
             if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
         }
         return false

@@ -145,6 +145,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
         let ticket = self.ticket
         Task {
             do {
+                // A back-off: nothing signals that the broker would take the record now.
                 try await Task.sleep(for: pause)
                 guard context.ledger.isCurrent(ticket) else {
                     self.abandon(reason: error.codeName)

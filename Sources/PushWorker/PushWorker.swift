@@ -156,6 +156,8 @@ public struct PushWorker: Service {
                 }
             }
             metrics.recordQueues(inFlight: limiter.count, producerQueue: producer.outstandingCount)
+            // A periodic check, not a wait for a condition: nothing signals a broker becoming reachable,
+            // and the gauges are sampled once a second.
             try await Task.sleep(for: .seconds(1))
         }
     }

@@ -24,6 +24,9 @@ public final class KafkaProducer: Sendable {
     /// meets a destroyed handle.
     @usableFromInline
     let producing = Atomic<Int>(0)
+    /// ``shutdown(flushTimeout:)`` waiting for `producing` to reach zero, resumed by the call that takes
+    /// it there (``endProducing()``); `nil` while nothing waits. Only the first call of the shutdown waits.
+    let producingDrained = Mutex<CheckedContinuation<Void, Never>?>(nil)
     @usableFromInline
     let topicHandles = RDKafkaTopicHandles()
     private let afterReports: (@Sendable () -> Void)?
@@ -96,7 +99,7 @@ public final class KafkaProducer: Sendable {
             return false
         }
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        defer { endProducing() }
         if closed.load(ordering: .sequentiallyConsistent) { return false }
         guard rd_kafka_poll(client.handle, milliseconds) > 0 else { return false }
         afterReports?()
@@ -131,7 +134,7 @@ public final class KafkaProducer: Sendable {
     @inlinable
     public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        defer { producing.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        defer { endProducing() }
         if closed.load(ordering: .sequentiallyConsistent) { throw KafkaError.client("the producer is shut down") }
         let context = Unmanaged.passRetained(receiver)
         let topicHandle = topicHandles.handle(for: record.topic, in: client.handle)
@@ -190,6 +193,8 @@ public final class KafkaProducer: Sendable {
     public func produceWhenQueued(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) async throws {
         var pause = Duration.milliseconds(1)
         while try !produceIfRoom(record, to: receiver) {
+            // A back-off, not a wait for a signal: librdkafka does not tell when its queue has room, and the
+            // reports that make it are served by whichever thread the owner chose (`ReportServing`).
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(100))
         }
@@ -230,7 +235,7 @@ public final class KafkaProducer: Sendable {
         guard closed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         else { return }
         // A call that passed the check of `closed` before it was set finishes handing its record over.
-        while producing.load(ordering: .sequentiallyConsistent) > 0 { try? await Task.sleep(for: .milliseconds(1)) }
+        await waitUntilNoneProducing()
         do {
             try await flush(timeout: flushTimeout)
         } catch {

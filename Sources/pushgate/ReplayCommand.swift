@@ -97,6 +97,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let ticker = Task {
             while !Task.isCancelled {
+                // A periodic timer: the progress line is redrawn four times a second, whatever happens.
                 try? await Task.sleep(for: .milliseconds(250))
                 Self.show(replayer.progress, since: started, final: false)
             }

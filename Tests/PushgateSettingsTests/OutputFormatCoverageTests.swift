@@ -1,5 +1,6 @@
 import Foundation
 import PushModel
+import PushTranslation
 import PushgateMetrics
 import PushgateSettings
 import Testing
@@ -27,6 +28,53 @@ struct OutputFormatCoverageTests {
             let set = OutputFormatSet([format])
             #expect(Array(set) == [format], "a set of \(format) alone iterates to it")
         }
+    }
+
+    /// A format's name is spelled twice in Swift: its raw value, and ``OutputFormat/headerValue`` (static
+    /// bytes for the headers of every record); outputs and dead letters write the second.
+    @Test(arguments: OutputFormat.allCases)
+    func theHeadersSpellTheFormatAsItsRawValue(_ format: OutputFormat) throws {
+        #expect("\(format.headerValue)" == format.rawValue)
+        let headers = OutputHeaders(
+            forwarded: [], sourceTopic: "push.unified", sourcePartition: 0, sourceOffset: 7, id: nil, format: format,
+            dryRun: false, warnings: nil, apns: nil
+        ).list(in: [])
+        #expect(Self.value(of: "pushgate-format", in: headers) == format.rawValue, "an output's pushgate-format")
+        let input = InputRecord(
+            topic: "push.unified", partition: 0, offset: 7, key: nil, value: Array("{}".utf8), timestampMs: nil)
+        let refused = OutputRecord(topic: format.defaultTopic, format: format, key: nil, value: [1], headers: [])
+        let deadLetter = try #require(Translator().deadLetter(replacing: refused, of: input, reason: "too large"))
+        #expect(
+            Self.value(of: "pushgate-format", in: deadLetter.headers) == format.rawValue,
+            "a dead letter's pushgate-format")
+    }
+
+    /// Every `apns-*` and `webpush-*` header a golden output carries is among its format's ``headerNames``
+    /// (what `pushgate formats` lists).
+    @Test func theGoldenOutputsCarryOnlyTheHeadersTheCatalogueNames() throws {
+        let folder = Self.root.appendingPathComponent("Tests/PushTranslationTests/Golden")
+        var seen = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        where file.hasSuffix(".expected.jsonl") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let name = record["format"] as? String, let format = OutputFormat(rawValue: name) else {
+                    continue
+                }
+                let headers = try #require(record["headers"] as? [[Any]])
+                for case let header as String in headers.compactMap(\.first)
+                where header.hasPrefix("apns-") || header.hasPrefix("webpush-") {
+                    seen += 1
+                    #expect(format.headerNames.contains(header), "\(file): \(format) writes \(header)")
+                }
+            }
+        }
+        #expect(seen > 0)
+    }
+
+    static func value(of name: String, in headers: [RecordHeader]) -> String? {
+        headers.first { $0.name == name }?.value.map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test(arguments: OutputFormat.allCases)

@@ -270,13 +270,6 @@ struct RecordBuilder {
 
 /// Header values pushgate writes often, encoded once.
 enum HeaderText {
-    static let apns = Array("apns".utf8)
-    static let adobeCarousel = Array("adobe-carousel".utf8)
-    static let fbCard = Array("fb-card".utf8)
-    static let androidExpandable = Array("android-expandable".utf8)
-    static let fcm = Array("fcm".utf8)
-    static let webpush = Array("webpush".utf8)
-
     static let parse = Array("parse".utf8)
     static let validate = Array("validate".utf8)
     static let emit = Array("emit".utf8)
@@ -290,15 +283,17 @@ enum HeaderText {
         }
     }
 
-    /// `pushgate-format` of each format (a switch: a new format cannot be forgotten here).
-    static func format(_ format: OutputFormat) -> [UInt8] {
-        switch format {
-        case .apns: apns
-        case .adobeCarousel: adobeCarousel
-        case .fbCard: fbCard
-        case .androidExpandable: androidExpandable
-        case .fcm: fcm
-        case .webpush: webpush
+    /// `pushgate-format` of each format: the bytes of ``OutputFormat/headerValue``, which outputs write,
+    /// copied once into arrays that every dead letter shares.
+    private static let formats: PerFormat<[UInt8]> = {
+        var formats = PerFormat<[UInt8]>(repeating: [])
+        for format in OutputFormat.allCases {
+            let name = format.headerValue
+            formats[format] = Array(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         }
-    }
+        return formats
+    }()
+
+    /// `pushgate-format` of `format`.
+    static func format(_ format: OutputFormat) -> [UInt8] { formats[format] }
 }

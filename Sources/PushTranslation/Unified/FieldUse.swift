@@ -1,27 +1,20 @@
 import PushModel
 
-/// What the routed formats are, as the table of SPEC section 4 reads them: the formats, and whether the
-/// `apns` output is a Live Activity push (it then uses none of the notification-only fields).
+/// What the routed formats use, as the table of SPEC section 4 reads them: the union of each routed
+/// format's fields (``FieldUseSet/uses(of:liveActivity:liveActivityAlert:)``).
 struct RoutedUse {
-    /// The routed formats.
-    let formats: OutputFormatSet
-    /// Whether `apns` is routed as a notification ("apns (not a Live Activity)").
-    let apnsNotification: Bool
-    /// Whether `apns` is routed and writes `custom.ios_sound`: a notification, or a Live Activity with an
-    /// alert (SPEC 9: without `message.title` and `message.body` there is no alert to carry it).
-    let apnsSound: Bool
+    /// The fields some routed format uses.
+    let used: FieldUseSet
 
-    /// The use of `formats`; `liveActivity` when `live_activity` is given, `liveActivityAlert` when the
-    /// Live Activity would have an alert.
+    /// The use of `formats`; `liveActivity` when `live_activity` is given (the `apns` output is then a
+    /// Live Activity push), `liveActivityAlert` when the Live Activity would have an alert.
     init(formats: OutputFormatSet, liveActivity: Bool, liveActivityAlert: Bool) {
-        self.formats = formats
-        let apns = formats.contains(.apns)
-        apnsNotification = apns && !liveActivity
-        apnsSound = apns && (!liveActivity || liveActivityAlert)
+        var used = FieldUseSet()
+        for format in formats {
+            used.formUnion(.uses(of: format, liveActivity: liveActivity, liveActivityAlert: liveActivityAlert))
+        }
+        self.used = used
     }
-
-    /// Whether `adobe-carousel` or `fb-card` is routed: they use every `custom.ios_*` field.
-    var apnsTemplate: Bool { formats.contains(.adobeCarousel) || formats.contains(.fbCard) }
 }
 
 /// Which formats use a given field (the table of SPEC section 4), for the `unused_field` warning.
@@ -59,26 +52,7 @@ enum FieldUse: UInt8, CaseIterable {
     }
 
     /// Whether any of the routed formats uses the field.
-    func isUsed(by routed: RoutedUse) -> Bool {
-        let formats = routed.formats
-        return switch self {
-        case .apnsDelivered: routed.apnsNotification || routed.apnsTemplate
-        case .iosSound: routed.apnsSound || routed.apnsTemplate
-        case .deliveryOptions:
-            formats.contains { $0.isDeliveredByAPNs } || formats.contains(.fcm) || formats.contains(.webpush)
-        case .actionURL:
-            routed.apnsNotification || formats.contains(.androidExpandable) || formats.contains(.adobeCarousel)
-                || formats.contains(.webpush)
-        case .actionOther: routed.apnsNotification || formats.contains(.androidExpandable)
-        case .actions: routed.apnsNotification || formats.contains(.androidExpandable) || formats.contains(.webpush)
-        case .expandable: formats.contains(.androidExpandable)
-        case .carousel: formats.contains(.adobeCarousel)
-        case .card: formats.contains(.fbCard)
-        case .liveActivity: formats.contains(.apns)
-        case .androidOptions: formats.contains(.fcm)
-        case .web: formats.contains(.webpush)
-        }
-    }
+    func isUsed(by routed: RoutedUse) -> Bool { routed.used.contains(self) }
 
     /// Which formats would use it, for the warning message; `liveActivity` when `live_activity` is given
     /// (the `apns` output is then a Live Activity push). The texts of the uses older than `webpush` are
@@ -113,16 +87,45 @@ struct FieldUseSet {
     mutating func insert(_ use: FieldUse) { bits |= 1 << UInt32(use.rawValue) }
     func contains(_ use: FieldUse) -> Bool { bits & (1 << UInt32(use.rawValue)) != 0 }
 
+    /// Adds every use of `other`.
+    mutating func formUnion(_ other: FieldUseSet) { bits |= other.bits }
+
+    /// The set with `use` added.
+    @inline(__always)
+    func adding(_ use: FieldUse) -> FieldUseSet {
+        var set = self
+        set.insert(use)
+        return set
+    }
+
     /// Whether some use in the set is not used by the routed formats.
-    func hasUnused(by routed: RoutedUse) -> Bool {
-        // Only the uses in the set, lowest bit first.
-        var remaining = bits
-        while remaining != 0 {
-            if let use = FieldUse(rawValue: UInt8(remaining.trailingZeroBitCount)), !use.isUsed(by: routed) {
-                return true
+    func hasUnused(by routed: RoutedUse) -> Bool { bits & ~routed.used.bits != 0 }
+
+    /// The fields `format` uses: its column of SPEC section 4's table. A `switch` over the formats, so
+    /// that a new format cannot be added without saying which fields it uses. The `apns` output of a Live
+    /// Activity push uses none of the notification-only fields, and `custom.ios_sound` only when it has
+    /// an alert (SPEC 9: without `message.title` and `message.body` there is no alert to carry it).
+    static func uses(of format: OutputFormat, liveActivity: Bool, liveActivityAlert: Bool) -> FieldUseSet {
+        let none = FieldUseSet()
+        switch format {
+        case .apns:
+            guard liveActivity else {
+                return none.adding(.apnsDelivered).adding(.iosSound).adding(.deliveryOptions).adding(.actionURL)
+                    .adding(.actionOther).adding(.actions).adding(.liveActivity)
             }
-            remaining &= remaining - 1
+            let activity = none.adding(.deliveryOptions).adding(.liveActivity)
+            return liveActivityAlert ? activity.adding(.iosSound) : activity
+        case .adobeCarousel:
+            return none.adding(.apnsDelivered).adding(.iosSound).adding(.deliveryOptions).adding(.actionURL)
+                .adding(.carousel)
+        case .fbCard:
+            return none.adding(.apnsDelivered).adding(.iosSound).adding(.deliveryOptions).adding(.card)
+        case .androidExpandable:
+            return none.adding(.actionURL).adding(.actionOther).adding(.actions).adding(.expandable)
+        case .fcm:
+            return none.adding(.deliveryOptions).adding(.androidOptions)
+        case .webpush:
+            return none.adding(.deliveryOptions).adding(.actionURL).adding(.actions).adding(.web)
         }
-        return false
     }
 }

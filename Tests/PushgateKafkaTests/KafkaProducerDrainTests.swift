@@ -1,0 +1,64 @@
+import PushgateTestSupport
+import Synchronization
+import Testing
+
+@testable import PushgateKafka
+
+/// A producer's shutdown destroys its client only once every call that was handing a record over has
+/// returned, and learns of the last one from that call, not by polling.
+@Suite("A producer's shutdown and the calls in progress")
+struct KafkaProducerDrainTests {
+    private final class Flag: Sendable {
+        let isSet = Atomic<Bool>(false)
+    }
+
+    @Test func shutdownWaitsForACallInProgressAndGoesOnWhenItEnds() async throws {
+        let broker = try EmbeddedBroker(topics: ["drain"], partitions: 1, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        let producer = try KafkaTestSupport.producer(for: broker)
+        // A call past its check of `closed`, as `produce(_:to:)` is while it hands a record over.
+        producer.producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        let finished = Flag()
+        let shutdown = Task {
+            await producer.shutdown(flushTimeout: .seconds(1))
+            finished.isSet.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let finishedEarly = finished.isSet.load(ordering: .sequentiallyConsistent)
+        #expect(!finishedEarly, "the shutdown did not wait for the call")
+        producer.endProducing()
+        try await waitUntil("the shutdown ends once the call has", timeout: .seconds(20)) {
+            finished.isSet.load(ordering: .sequentiallyConsistent)
+        }
+        await shutdown.value
+    }
+
+    @Test func callsRacingTheShutdownEndItAndAreRefusedAfterIt() async throws {
+        let broker = try EmbeddedBroker(topics: ["drain.race"], partitions: 1, logger: KafkaTestSupport.logger)
+        defer { broker.shutdown() }
+        let producer = try KafkaTestSupport.producer(for: broker)
+        let receiver = KafkaDeliveryReceiver()
+        let refused = Flag()
+        // Four tasks hand records over until the producer refuses them; the shutdown starts among them.
+        let producers = (0..<4).map { _ in
+            Task.detached {
+                while true {
+                    do {
+                        _ = try producer.produceIfRoom(
+                            KafkaProducerMessage(topic: "drain.race", key: nil, value: [1]), to: receiver)
+                    } catch {
+                        refused.isSet.store(true, ordering: .sequentiallyConsistent)
+                        return
+                    }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await producer.shutdown(flushTimeout: .seconds(5))
+        for task in producers { await task.value }
+        let wasRefused = refused.isSet.load(ordering: .sequentiallyConsistent)
+        let stillProducing = producer.producing.load(ordering: .sequentiallyConsistent)
+        #expect(wasRefused)
+        #expect(stillProducing == 0)
+    }
+}
