@@ -16,7 +16,7 @@ What is checked (each item is one "check", counted in the final "N passed, M fai
    - plus the SPEC rules a schema cannot state (see ``golden_consistency``/``dead_letter_consistency``).
 4. For every golden case that produced at least one non-dead-letter record and whose ``<case>.args`` does not
    contain ``--lenient``: ``<case>.input.json`` (with ``--lines``: each line that produced an output) must
-   validate against ``Schemas/unified-payload.schema.json`` and pass the checks JSON Schema cannot express
+   validate against ``Schemas/unified-payload.schema.json`` (its payload, after a Schema Registry frame) and pass the checks JSON Schema cannot express
    (duplicate member names, integer lexical form, depth, unpaired surrogates, collapse_id UTF-8 bytes).
 
 Validator details (deliberate):
@@ -82,6 +82,12 @@ MAX_DEPTH = 64
 MAX_OUTPUT_BYTES = 4096
 # SPEC 5.6: a webpush value leaves room for RFC 8291's encryption in a 4096-byte body.
 MAX_OUTPUT_BYTES_BY_FORMAT = {"webpush": 3993}
+
+
+def unframed(value: bytes) -> bytes:
+    """The payload of a record value (SPEC 2, version 4): the bytes after a Schema Registry frame (``0x00``
+    and a 4-byte schema id) when the value starts with ``0x00``, else the value."""
+    return value[5:] if value[:1] == b"\x00" and len(value) >= 5 else value
 
 
 # --------------------------------------------------------------------------- ECMA-262 "pattern"
@@ -653,6 +659,7 @@ class Goldens:
                 self.validate_input(validator, input_file, n + 1, part)
 
     def validate_input(self, validator: Any, path: Path, line: int | None, data: bytes) -> None:
+        data = unframed(data)
         try:
             doc = loads(data.decode("utf-8"))
         except UnicodeDecodeError as e:

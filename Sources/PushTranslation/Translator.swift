@@ -36,8 +36,12 @@ public struct Translator: Sendable {
         if let tooLarge = PayloadParser.checkSize(record.value, maxPayloadBytes: configuration.maxPayloadBytes) {
             return builder.parseFailure(tooLarge)
         }
-        return record.value.withUnsafeBufferPointer { bytes in
-            ScratchTokens.with(capacity: bytes.count) { tokens in
+        return record.value.withUnsafeBufferPointer { value in
+            // SPEC 2 (version 4): a Schema Registry frame is read past; the dead letter keeps the whole value.
+            guard let bytes = PayloadParser.payload(ofValue: value) else {
+                return builder.parseFailure(PayloadParser.truncatedFrame(value.count))
+            }
+            return ScratchTokens.with(capacity: bytes.count) { tokens in
                 switch PayloadParser.parse(bytes, into: tokens) {
                 case .failure(let failure): builder.parseFailure(failure)
                 case .success(let count):

@@ -37,7 +37,8 @@ def raw_value(line, value):
 
 
 def case_payload(path):
-    """The unified payload of the golden case of `path`, when it is one JSON payload (no `--lines`)."""
+    """The unified payload of the golden case of `path`, when it is one JSON payload (no `--lines`), read
+    past a Schema Registry frame."""
     base = path[:-len(".expected.jsonl")]
     try:
         with open(base + ".args", encoding="utf-8") as handle:
@@ -46,8 +47,10 @@ def case_payload(path):
     except FileNotFoundError:
         pass
     try:
-        with open(base + ".input.json", encoding="utf-8") as handle:
-            payload = json.load(handle)
+        with open(base + ".input.json", "rb") as handle:
+            value = handle.read()
+        # SPEC 2 (version 4): a Schema Registry frame, 0x00 and a 4-byte schema id, is read past.
+        payload = json.loads(value[5:] if value[:1] == b"\x00" else value)
     except (OSError, ValueError):
         return None
     return payload if isinstance(payload, dict) else None

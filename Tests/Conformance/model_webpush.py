@@ -4,6 +4,7 @@ declarative push message algorithm and those parsers' rules, not from pushgate's
 
 parse_webkit(value), parse_firefox(value) -> the notification the browser shows (a dict) | Refusal
 check_webpush(value, raw)                  -> problems (empty when both browsers show it, the same way)
+check_webpush_headers(headers)             -> problems of the record's webpush-* headers (G8, Apple's Topic)
 webpush_intent_problems(payload, value)    -> problems: the shown notification is not what the unified
                                               payload meant (SPEC 5.6)
 """
@@ -40,11 +41,34 @@ def absolute_url(text):
     """A URL parsed with no base (G2, WebKit): a scheme, no white space, and a host for http and https."""
     if not isinstance(text, str) or not SCHEME.match(text) or re.search(r"[\s<>\"{}|\\^`]", text):
         return None
-    parts = urlsplit(text)
-    if parts.scheme.lower() in ("http", "https") and not (text[len(parts.scheme) + 1:].startswith("//")
-                                                         and parts.hostname):
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # a bracketed host that is no IP address
         return None
+    if parts.scheme.lower() in ("http", "https"):
+        if not (text[len(parts.scheme) + 1:].startswith("//") and parts.hostname):
+            return None
+        if not special_authority_ok(parts):
+            return None
     return normalized(parts)
+
+
+def special_authority_ok(parts):
+    """G2 (WHATWG URL parser, both browsers): the host of an http(s) URL is a name or an IPv6 address, not an
+    IPvFuture literal (`[v1.x]`), and its port, when given, is at most 65535 (leading zeros allowed)."""
+    host = parts.netloc.rsplit("@", 1)[-1]
+    if host.startswith("[") and host[1:2] in ("v", "V"):
+        return False
+    port = host.rsplit("]", 1)[-1].partition(":")[2] if host.startswith("[") else host.partition(":")[2]
+    return port == "" or (port.isdigit() and port.isascii() and int(port) <= 65535)
+
+
+def firefox_url(text):
+    """`text` resolved against the subscribing page's scope as Firefox does (G2), or None when invalid."""
+    try:
+        return absolute_url(urljoin(FIREFOX_BASE, text))
+    except ValueError:  # a bracketed host that is no IP address
+        return None
 
 
 def normalized(parts):
@@ -121,9 +145,9 @@ def parse_firefox(value):
     if not isinstance(title, str):
         return refuse("title is missing or not a string (G2)")
     navigate = notification.get("navigate")
-    if not isinstance(navigate, str) or absolute_url(urljoin(FIREFOX_BASE, navigate)) is None:
+    if not isinstance(navigate, str) or firefox_url(navigate) is None:
         return refuse(f"navigate {navigate!r} is not a valid URL (G2)")
-    shown = {"title": title, "navigate": absolute_url(urljoin(FIREFOX_BASE, navigate)), "dir": "auto",
+    shown = {"title": title, "navigate": firefox_url(navigate), "dir": "auto",
              "actions": []}
     # Wrong types and values fall back to the defaults (G3).
     for key in ("lang", "body", "tag"):
@@ -131,8 +155,8 @@ def parse_firefox(value):
             shown[key] = notification[key]
     if notification.get("dir") in DIRS:
         shown["dir"] = notification["dir"]
-    if isinstance(notification.get("icon"), str) and absolute_url(urljoin(FIREFOX_BASE, notification["icon"])):
-        shown["icon"] = absolute_url(urljoin(FIREFOX_BASE, notification["icon"]))
+    if isinstance(notification.get("icon"), str) and firefox_url(notification["icon"]):
+        shown["icon"] = firefox_url(notification["icon"])
     for key in ("silent", "requireInteraction"):
         if isinstance(notification.get(key), bool):
             shown[key] = notification[key]
@@ -143,10 +167,10 @@ def parse_firefox(value):
         if not (isinstance(action, dict) and all(isinstance(action.get(k), str)
                                                   for k in ("action", "title", "navigate"))):
             continue  # G4: an entry missing a member is dropped
-        target = urljoin(FIREFOX_BASE, action["navigate"])
-        if absolute_url(target) is None:
+        target = firefox_url(action["navigate"])
+        if target is None:
             return refuse(f"action navigate {action['navigate']!r} is not a valid URL (G4)")
-        shown["actions"].append({"title": action["title"], "navigate": absolute_url(target)})
+        shown["actions"].append({"title": action["title"], "navigate": target})
     badge = value.get("app_badge")
     if isinstance(badge, int) and not isinstance(badge, bool) and badge >= 0:
         shown["app_badge"] = badge
@@ -181,6 +205,29 @@ def check_webpush(value, raw=None):
             problems.append(f"{key}: false is the default; it is written only when true")
     if "app_badge" in value["notification"] or "mutable" in value["notification"]:
         problems.append("app_badge and mutable belong beside notification (G5, G6)")
+    return problems
+
+
+TOPIC = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+def check_webpush_headers(headers):
+    """G8 and Apple's push service: `webpush-ttl` decimal seconds, `webpush-urgency` one of RFC 8030's four,
+    `webpush-topic` (when set) at most 32 URL-safe base64 characters that Apple decodes as base64url, so
+    never 4n+1 of them (Apple answers 400 BadWebPushTopic)."""
+    problems = []
+    ttl = headers.get("webpush-ttl")
+    if not (isinstance(ttl, str) and ttl.isdigit() and ttl.isascii()):
+        problems.append(f"webpush-ttl {ttl!r} is not decimal seconds (G8)")
+    if headers.get("webpush-urgency") not in ("very-low", "low", "normal", "high"):
+        problems.append(f"webpush-urgency {headers.get('webpush-urgency')!r} is not an RFC 8030 urgency (G8)")
+    topic = headers.get("webpush-topic")
+    if topic is not None:
+        if not TOPIC.match(topic):
+            problems.append(f"webpush-topic {topic!r} is not 1..32 URL-safe base64 characters (G8)")
+        elif len(topic) % 4 == 1:
+            problems.append(f"webpush-topic {topic!r} has {len(topic)} characters: Apple decodes it as base64url "
+                            "and refuses it (BadWebPushTopic, G8)")
     return problems
 
 

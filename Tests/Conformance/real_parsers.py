@@ -12,6 +12,7 @@ Public API:
   check_fcm(payload, raw=None)                            -> problems (FCM's documented Message rules)
   check_live_activity(payload, raw=None, headers=None)    -> problems (Apple's Live Activity push rules)
   check_webpush(payload, raw=None)                        -> problems (WebKit's and Firefox's declarative parsers)
+  check_webpush_headers(headers)                          -> problems of webpush-* headers (G8, Apple's Topic)
   check_record(format, payload, raw=None, headers=None)   -> (problems, notes) for one golden value
 
 Modules: model_outcome (Refusal), model_fb_values (colors, version, text, assets), model_fb_card
@@ -35,7 +36,8 @@ from model_fb_values import android_color, ios_color  # noqa: E402
 from model_fcm import check_fcm  # noqa: E402
 from model_live_activity import check_live_activity, is_live_activity  # noqa: E402
 from model_outcome import Refusal, is_refusal  # noqa: E402
-from model_webpush import check_webpush, parse_firefox, parse_webkit, webpush_intent_problems  # noqa: E402
+from model_webpush import (  # noqa: E402
+    check_webpush, check_webpush_headers, parse_firefox, parse_webkit, webpush_intent_problems)
 
 __all__ = [
     "Refusal", "is_refusal", "parse_card_ios", "parse_card_android", "card_renders_same",
@@ -43,7 +45,7 @@ __all__ = [
     "parse_carousel_android", "to_fcm_data", "check_carousel", "check_apns",
     "check_android_expandable", "check_record", "ios_color", "android_color", "ios_hex_color",
     "android_hex_color", "check_fcm", "check_live_activity", "is_live_activity", "check_webpush", "parse_webkit",
-    "parse_firefox", "webpush_intent_problems",
+    "parse_firefox", "webpush_intent_problems", "check_webpush_headers",
 ]
 
 
@@ -67,5 +69,6 @@ def check_record(fmt, payload, raw=None, headers=None):
     if fmt == "webpush":
         notes = [] if isinstance(payload, dict) and "mutable" not in payload else [
             "mutable at the top level: WebKit reads it there, Firefox inside notification (G6)"]
-        return check_webpush(payload, raw), notes
+        header_problems = check_webpush_headers(headers) if headers is not None else []
+        return check_webpush(payload, raw) + header_problems, notes
     return [f"unknown format {fmt!r}"], []

@@ -8,7 +8,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from model_outcome import is_refusal  # noqa: E402
-from model_webpush import check_webpush, parse_firefox, parse_webkit, webpush_intent_problems  # noqa: E402
+from model_webpush import (  # noqa: E402
+    check_webpush, check_webpush_headers, parse_firefox, parse_webkit, webpush_intent_problems)
 
 GOOD = {"web_push": 8030, "notification": {
     "title": "Sale", "lang": "en", "dir": "ltr", "body": "Two days", "navigate": "https://shop.example/sale",
@@ -48,6 +49,31 @@ class DeclarativeWebPushModelTests(unittest.TestCase):
         self.assertFalse(is_refusal(parse_firefox(relative)))
         self.assertTrue(check_webpush(relative))
         self.assertTrue(check_webpush(changed(lambda v: v["notification"].__setitem__("navigate", "https://"))))
+
+    def test_g2_an_http_url_has_a_port_of_at_most_65535_and_no_ipvfuture_host(self):
+        for url in ("https://shop.example.com:99999/p", "https://shop.example.com:65536/", "https://[v1.shop]/",
+                    "https://u@[V7.x]:80/", "https://[zzz]/"):
+            for place in ("navigate", "icon"):
+                value = changed(lambda v: v["notification"].__setitem__(place, url))
+                self.assertTrue(is_refusal(parse_webkit(value)), (place, url))
+                self.assertTrue(check_webpush(value), (place, url))
+            action = changed(lambda v: v["notification"]["actions"][0].__setitem__("navigate", url))
+            self.assertTrue(is_refusal(parse_firefox(action)), url)
+        for url in ("https://shop.example.com:65535/p", "https://shop.example.com:000080/", "https://[::1]:8/",
+                    "https://shop.example.com:/p"):
+            self.assertEqual(check_webpush(changed(lambda v: v["notification"].__setitem__("navigate", url))), [], url)
+
+    def test_g8_headers_and_apples_base64url_topic(self):
+        good = {"webpush-ttl": "60", "webpush-urgency": "high", "webpush-topic": "price-drop-1"}
+        self.assertEqual(check_webpush_headers(good), [])
+        self.assertEqual(check_webpush_headers({"webpush-ttl": "0", "webpush-urgency": "low"}), [])
+        for topic in ("a", "spike", "price-drop-17", "t" * 29):
+            self.assertTrue(check_webpush_headers(dict(good, **{"webpush-topic": topic})), topic)
+        for topic in ("ab", "abc", "abcd", "t" * 32):
+            self.assertEqual(check_webpush_headers(dict(good, **{"webpush-topic": topic})), [], topic)
+        self.assertTrue(check_webpush_headers(dict(good, **{"webpush-topic": "a b"})))
+        self.assertTrue(check_webpush_headers(dict(good, **{"webpush-urgency": "urgent"})))
+        self.assertTrue(check_webpush_headers(dict(good, **{"webpush-ttl": "-1"})))
 
     def test_g2_notification_is_an_object(self):
         self.assertTrue(check_webpush(changed(lambda v: v.__setitem__("notification", "Sale"))))

@@ -261,7 +261,7 @@ class PlaygroundPageTests(unittest.TestCase):
         self.assertEqual(self.texts(".web-badge", web), ["1"])
         self.assertEqual(web.find_element(By.CSS_SELECTOR, ".web-notification .title").get_attribute("lang"), "en")
         self.assertEqual(self.fact(web, "tag"), "price-drop-17")
-        self.assertIn(["webpush-topic", "price-drop-17"],
+        self.assertIn(["webpush-topic", "jacket-17-price"],
                       [[c.text for c in r.find_elements(By.TAG_NAME, "td")] for r in web.find_elements(By.CSS_SELECTOR, "table.headers tr")])
         self.assert_same_as_translate()
         self.set_payload('{"platform":{"web":true,"android":false},"message":{"title":"T","body":"B"},'
@@ -318,6 +318,19 @@ class PlaygroundPageTests(unittest.TestCase):
         self.assertEqual(self.texts(".preview-apns .banner .text"), ["typed here"])
         self.shot("warning")
         self.assert_same_as_translate(lenient=True)
+
+    def test_version_4_topic_and_port_problems_point_into_the_editor(self):
+        self.set_payload('{"platform":{"web":true,"ios":false,"android":false},"message":{"title":"T"},'
+                         '"web":{"navigate":"https://shop.example.com:99999/p","topic":"spike"}}')
+        problems = self.driver.find_elements(By.CSS_SELECTOR, "article.dead-letter li.problem")
+        self.assertEqual([(p.get_attribute("data-code"), p.get_attribute("data-path")) for p in problems],
+                         [("invalid_url", "/web/navigate"), ("invalid_value", "/web/topic")])
+        for problem, marked in zip(problems, ['"https://shop.example.com:99999/p"', '"spike"']):
+            problem.find_element(By.CSS_SELECTOR, "a.path").click()
+            self.assertEqual(self.driver.find_element(By.ID, "highlight-info").get_attribute("data-pointer"),
+                             problem.get_attribute("data-path"))
+            self.assertEqual(self.texts("#backdrop mark"), [marked])
+        self.assert_same_as_translate()
 
     def test_refused_request_shows_the_message(self):
         self.set_payload('{"message":{"body":"x"}}')

@@ -7,7 +7,8 @@ import Testing
 /// wrong values of every kind, byte mutations of both, oversized payloads) under varied records and
 /// settings, each translated and reduced to a digest of everything a translation gives (records,
 /// dead-letter reports, warnings). The digests must equal `Differential/reference.txt`, recorded from
-/// the translator before it was rewritten for speed: any changed byte of any output fails it. Two more
+/// the translator before it was rewritten for speed and re-recorded for the contract's version 4 (its
+/// URLs, web topics and Schema Registry frames): any changed byte of any output fails it. Two more
 /// streams of 30,000 inputs each, whose payloads all have a `web` section (so `webpush` is routed too)
 /// or a `live_activity` section, must equal `Differential/reference-web.txt` and
 /// `Differential/reference-live-activity.txt`. The streams run one after another (the suite is serialized):
@@ -242,7 +243,7 @@ struct DifferentialInput {
 
 /// The differential test's inputs, deterministic from a seed: 40% valid payloads, 35% payloads with wrong
 /// values, 20% byte mutations of either, 5% whole-payload oddities (oversized for the limit, empty,
-/// truncated); each with a varied key, headers (forwarded and refused ones), timestamp, source and settings.
+/// truncated, framed as Schema Registry serializers write them or with a frame cut short); each with a varied key, headers (forwarded and refused ones), timestamp, source and settings.
 struct DifferentialInputs {
     var generator: PayloadGenerator
 
@@ -299,11 +300,14 @@ struct DifferentialInputs {
             kind = "odd"
             generator.valid = true
             bytes = Array(generator.payload().utf8)
-            switch generator.below(4) {
+            switch generator.below(6) {
             case 0: bytes = Array(bytes.prefix(generator.below(bytes.count + 1)))
             case 1: bytes = []
             case 2: bytes = Array("  ".utf8) + bytes + Array("\n".utf8)
-            default: bytes = Array((bytes + Array(repeating: UInt8(ascii: " "), count: 2000)).prefix(2100))
+            case 3: bytes = Array((bytes + Array(repeating: UInt8(ascii: " "), count: 2000)).prefix(2100))
+            // A Schema Registry frame (SPEC 2, version 4), whole or cut short.
+            case 4: bytes = [0] + (0..<4).map { _ in UInt8(generator.below(256)) } + bytes
+            default: bytes = Array(([0, 0, 0, 1] as [UInt8]).prefix(1 + generator.below(4)))
             }
         }
         var translator = Self.translators[generator.below(Self.translators.count)]

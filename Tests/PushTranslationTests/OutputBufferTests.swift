@@ -7,7 +7,7 @@ import Testing
 /// null), escaped texts are decoded, and a value set afterwards leaves the key and the headers as they were.
 @Suite struct OutputBufferTests {
     static let payload =
-        #"{"id":"n\u00e9","collapse_id":"c\"1","message":{"title":"T","body":"B"},"platform":{"ios":true,"android":true,"web":true},"web":{"topic":"to\u0070ic","navigate":"https://example.com/"}}"#
+        #"{"id":"n\u00e9","collapse_id":"c\"1","message":{"title":"T","body":"B"},"platform":{"ios":true,"android":true,"web":true},"web":{"topic":"to\u0070ics","navigate":"https://example.com/"}}"#
 
     static func outputs(key: [UInt8]?) -> [OutputRecord] {
         let input = InputRecord(
@@ -53,7 +53,7 @@ import Testing
         let webpush = try #require(outputs.first { $0.format == .webpush })
         #expect(apns.header("pushgate-id") == "né")
         #expect(apns.header("apns-collapse-id") == #"c"1"#)
-        #expect(webpush.header("webpush-topic") == "topic")
+        #expect(webpush.header("webpush-topic") == "topics")
         // The headers read one by one (as the producer does) are the list, in its order.
         var read: [RecordHeader] = []
         apns.forEachHeader { name, value in

@@ -8,6 +8,7 @@ import Testing
     private static let pieces: [[UInt8]] = [
         "http://", "https://", "HTTP://", "myapp:", "a", "Z", "9", ":", "/", "//", "?", "#", "@", "[", "]", "%",
         "%2f", "%G1", "f", ".", "+", "-", "~", "!", " ", "[::1]", ":80", "x@", "é", "\u{7F}", "h", "s",
+        ":65535", ":65536", ":99999", ":0065535", "[v1.x]", "[V", "v", "[v", "6", "5",
     ].map { Array($0.utf8) }
 
     @Test func agreesWithTheReferenceOnGeneratedTexts() {
@@ -151,10 +152,24 @@ private enum ReferenceURLRules {
         var hostStart = index
         for position in index..<end where utf8[position] == UInt8(ascii: "@") { hostStart = position + 1 }
         guard hostStart < end else { return false }
-        if utf8[hostStart] == UInt8(ascii: "[") {
-            return hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]")
+        let hostAndPort = String(decoding: UnsafeBufferPointer(rebasing: utf8[hostStart..<end]), as: UTF8.self)
+        let port: Substring
+        if hostAndPort.hasPrefix("[") {
+            guard hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]") else { return false }
+            // Version 4: no IPvFuture literal.
+            guard !hostAndPort.dropFirst().lowercased().hasPrefix("v") else { return false }
+            port =
+                hostAndPort.split(separator: "]", maxSplits: 1, omittingEmptySubsequences: false).last?.dropFirst()
+                ?? ""
+        } else {
+            guard utf8[hostStart] != UInt8(ascii: ":") else { return false }
+            port =
+                hostAndPort.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+                ?? ""
         }
-        return utf8[hostStart] != UInt8(ascii: ":")
+        // Version 4: a port of at most 65535, leading zeros allowed.
+        let significant = port.drop { $0 == "0" }
+        return significant.count <= 5 && (Int(significant) ?? 0) <= 65535
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

@@ -21,4 +21,13 @@ import Testing
         Self.expectClass(.pathOrSlash, hostCharacters.union(":@/".utf8))
         Self.expectClass(.query, hostCharacters.union(":@/?".utf8))
     }
+
+    @Test func anHTTPURLHasAPortOfAtMost65535AndNoIPvFutureHostButStaysAnAbsoluteURI() {
+        for url in Version4URLAndTopicTests.refusedByBrowsers {
+            #expect(!URLRules.isImageURL(url), "\(url)")
+            #expect(URLRules.isAbsoluteURI(url), "\(url)")
+        }
+        for url in Version4URLAndTopicTests.accepted { #expect(URLRules.isImageURL(url), "\(url)") }
+        #expect(URLRules.isAbsoluteURI("myapp://[v1.x]:99999/"))
+    }
 }

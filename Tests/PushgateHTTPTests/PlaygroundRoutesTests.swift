@@ -81,6 +81,16 @@ struct PlaygroundRoutesTests {
         #expect(text.contains(#""total":19.90,"n":1e2"#))
     }
 
+    /// SPEC 2 (version 4): the translator reads a Schema Registry frame for the playground (and the console,
+    /// which answers with these routes) too.
+    @Test func aFramedPayloadGivesTheOutputsOfItsBarePayload() throws {
+        let bare = #"{"message":{"title":"T","body":"B"}}"#
+        let response = try Self.routes().translate(Self.body("\u{0}\u{0}\u{0}\u{1}\u{7}" + bare), nowMs: 1)
+        #expect(response.body == Self.expected(Self.record(bare)))
+        let truncated = try Self.routes().translate(Self.body("\u{0}\u{0}"), nowMs: 1)
+        #expect(String(decoding: truncated.body, as: UTF8.self).contains("Schema Registry frame"))
+    }
+
     @Test func recordOptionsAndAndroidFormatsReachTheTranslator() throws {
         let payload = #"{"targets":["fcm"],"message":{"body":"B"},"custom":{"x":1}}"#
         let body = Self.body(

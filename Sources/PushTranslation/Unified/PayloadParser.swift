@@ -11,6 +11,27 @@ enum PayloadParser {
         return Diagnostic(.tooLarge, at: "", "payload is \(bytes.count) bytes; the limit is \(limit) bytes")
     }
 
+    /// The length of a Schema Registry frame (SPEC 2, version 4): `0x00`, then a 4-byte big-endian schema id.
+    static let frameLength = 5
+
+    /// The payload of a record's value: the bytes after a Schema Registry frame when the value starts
+    /// with `0x00` (JSON text never does), else the whole value; `nil` for a frame cut short (1 to 4 bytes).
+    /// The schema id is not read: pushgate asks no registry.
+    @inline(__always)
+    static func payload(ofValue value: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let first = value.first, first == 0 else { return value }
+        guard value.count >= frameLength else { return nil }
+        return UnsafeBufferPointer(rebasing: value[frameLength...])
+    }
+
+    /// The one parse diagnostic of a value of `count` bytes (1 to 4) that starts with `0x00`: `invalid_json`.
+    static func truncatedFrame(_ count: Int) -> Diagnostic {
+        Diagnostic(
+            .invalidJSON, at: "",
+            "the value starts with 0x00, a Schema Registry frame, but has \(count) of the frame's \(frameLength) "
+                + "bytes (0x00 and a 4-byte schema id) and no payload")
+    }
+
     /// Scans `bytes` into `tokens` (room for `bytes.count` tokens): the number of tokens, or the one
     /// parse diagnostic when they are not a JSON object.
     ///

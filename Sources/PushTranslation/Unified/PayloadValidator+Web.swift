@@ -55,7 +55,8 @@ extension PayloadValidator {
     }
 
     /// `web.topic`: 1 to 32 characters (`out_of_range` only, whatever they are), each of the URL-safe
-    /// base64 alphabet `A-Z a-z 0-9 - _` (`invalid_value`), as RFC 8030's `Topic` header requires.
+    /// base64 alphabet `A-Z a-z 0-9 - _` (`invalid_value`), as RFC 8030's `Topic` header requires, and not
+    /// 4n+1 of them (`invalid_value`, SPEC 9 version 4).
     private mutating func readTopic(_ token: Int, _ path: @autoclosure () -> String) -> InputText? {
         let document = self.document
         guard let text = context.string(token, path()) else { return nil }
@@ -71,6 +72,16 @@ extension PayloadValidator {
         guard document.withDecodedBytes(text, { $0.allSatisfy(isTopicByte) }) else {
             context.error(
                 .invalidValue, path(), "may hold only the URL-safe base64 characters A-Z, a-z, 0-9, - and _")
+            return nil
+        }
+        // Version 4: base64url text is never 4n+1 characters long, and Apple's push service decodes `Topic`
+        // as base64url (`BadWebPushTopic`).
+        guard length % 4 != 1 else {
+            context.error(
+                .invalidValue, path(),
+                "is \(length) character\(length == 1 ? "" : "s") long: Apple's push service decodes the topic as "
+                    + "base64url, which is never 1, 5, 9, ... 29 characters long, and refuses it (BadWebPushTopic); "
+                    + "use one character more or fewer")
             return nil
         }
         return text

@@ -176,7 +176,9 @@ enum URLRules {
         /// `/`, `?` and `#`: the bytes that end an authority.
         static let authorityEnd = CharacterClass(low: 0x8000_8008_0000_0000, high: 0)
     }
-    /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host.
+    /// An absolute `http` or `https` URL (scheme compared case-insensitively) with a non-empty host that is
+    /// not an IPvFuture literal, and a port, when given, of at most 65535 (SPEC 9): an image, a `navigate`
+    /// URL, and what SPEC 5.6 calls an `http` or `https` value.
     static func isImageURL(_ text: String) -> Bool {
         var text = text
         return text.withUTF8(isImageURL(bytes:))
@@ -203,10 +205,32 @@ enum URLRules {
         var hostStart = index
         for position in index..<end where utf8[position] == UInt8(ascii: "@") { hostStart = position + 1 }
         guard hostStart < end else { return false }
+        // The host's end: after the "]" of an IP literal (`isAbsoluteURI` has checked that one closes it and
+        // that only ":" and a port may follow), else at the ":" before a port.
+        var hostEnd = hostStart
         if utf8[hostStart] == UInt8(ascii: "[") {
-            return hostStart + 1 < end && utf8[hostStart + 1] != UInt8(ascii: "]")
+            // Not empty, and not an IPvFuture literal ("[v1.x]", version 4): the browsers refuse one.
+            guard hostStart + 1 < end, utf8[hostStart + 1] != UInt8(ascii: "]"),
+                utf8[hostStart + 1] | 0x20 != UInt8(ascii: "v")
+            else { return false }
+            while hostEnd < end && utf8[hostEnd] != UInt8(ascii: "]") { hostEnd += 1 }
+            hostEnd += 1
+        } else {
+            guard utf8[hostStart] != UInt8(ascii: ":") else { return false }
+            while hostEnd < end && utf8[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
         }
-        return utf8[hostStart] != UInt8(ascii: ":")
+        return hostEnd >= end || isPortNumber(utf8, hostEnd + 1..<end)
+    }
+
+    /// Whether the digits of `range` (none, or any count, leading zeros included) name a port the browsers'
+    /// URL parser takes: at most 65535 (SPEC 9, version 4).
+    private static func isPortNumber(_ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var port = 0
+        for index in range {
+            port = port * 10 + Int(utf8[index] &- UInt8(ascii: "0"))
+            if port > 65535 { return false }
+        }
+        return true
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool {

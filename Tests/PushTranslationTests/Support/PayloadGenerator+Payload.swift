@@ -69,7 +69,10 @@ extension PayloadGenerator {
                 case "app_badge": g.maybeWrong(g.either("3", ["0", "-0", "1.5", "9007199254740992", "-1", "1e2"]))
                 case "urgency": g.maybeWrong(g.either("\"low\"", ["\"very-low\"", "\"high\"", "\"urgent\""]))
                 case "topic":
-                    g.maybeWrong(g.either("\"t-1_A\"", ["\"a b\"", "\"" + String(repeating: "t", count: 33) + "\""]))
+                    g.maybeWrong(
+                        g.either(
+                            "\"t-1_AB\"",
+                            ["\"a b\"", "\"" + String(repeating: "t", count: 33) + "\"", "\"t-1_A\"", "\"spike\""]))
                 case "colour": "\"red\""
                 default: g.maybeWrong(g.text())
                 }

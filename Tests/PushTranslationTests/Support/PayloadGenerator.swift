@@ -38,7 +38,8 @@ struct PayloadGenerator {
         "https://example.com/a.png", "http://cdn.example.com/x?y=1#z", "HTTPS://EXAMPLE.COM/", "myapp://book/1", "app:",
         "https://", "ftp://files.example.com/a.png", "not a url", "https://exa mple.com", "https://user@host:8080/p",
         "https://[::1]/x", "https://a.b/%zz", "https://a.b/%41", "mailto:a@b.c",
-        "https:\\/\\/escaped.example.com\\/i.png", "",
+        "https:\\/\\/escaped.example.com\\/i.png", "", "https://shop.example.com:99999/p", "https://[v1.shop]/",
+        "https://a.b:65535/x",
     ]
     static let colors = [
         "#FF5733", "ff5733", "#ff5733cc", "#FFF", "#GG0000", "#00000000", "123456", "#1234567", "\\u0023ABCDEF", "",
@@ -51,7 +52,7 @@ struct PayloadGenerator {
     static let validTexts = texts.filter { !$0.isEmpty }
     static let validURLs = [
         "https://example.com/a.png", "HTTPS://EXAMPLE.COM/", "https:\\/\\/escaped.example.com\\/i.png",
-        "http://h/\\u00e9",
+        "http://h/\\u00e9", "https://a.b:65535/x",
     ]
     static let validColors = ["#FF5733", "#a1b2c3", "#00000F"]
     static let validNumbers = ["0", "1", "0.4", "14", "1.50", "1e-1"]
