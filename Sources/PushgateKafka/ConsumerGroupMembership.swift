@@ -145,7 +145,8 @@ final class ConsumerGroupMembership: Sendable {
     {
         let owned = epochs.withLock { epochs in offsets.filter { epochs.byPartition[$0.topicPartition] != nil } }
         guard !owned.isEmpty else { return }
-        try RDKafkaBoundedCommit.commit(owned, handle: handle, timeoutMs: min(timeoutMs ?? commitTimeoutMs, commitTimeoutMs))
+        try RDKafkaBoundedCommit.commit(
+            owned, handle: handle, timeoutMs: min(timeoutMs ?? commitTimeoutMs, commitTimeoutMs))
         logger.debug("committed \(owned.map(\.description).joined(separator: ", "))")
     }
 }

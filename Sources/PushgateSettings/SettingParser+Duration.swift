@@ -9,7 +9,8 @@ extension SettingParser where Value == Duration {
             parse: { text, name throws(SettingError) in
                 guard let duration = Self.duration(of: text.trimmingCharacters(in: .whitespaces)) else {
                     throw SettingError(
-                        "\(name) must be a duration (a whole number with ms, s, m or h; seconds without), not '\(text)'")
+                        "\(name) must be a duration (a whole number with ms, s, m or h; seconds without), not '\(text)'"
+                    )
                 }
                 return duration
             },
