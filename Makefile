@@ -136,7 +136,7 @@ test: deps check
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
 	  { echo "worker_e2e.py failed once (see above); retrying once"; $(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN); }
-	@# A sample of the fault matrix (docs/testing.md, "The fault matrix"): 3 of its 36 cells, chosen by the seed it
+	@# A sample of the fault matrix (docs/testing.md, "The fault matrix"): 3 of its 44 cells, chosen by the seed it
 	@# prints first (replay a failed cell with the command it prints); about a minute.
 	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 3
 	@# Commit order while a worker runs (docs/testing.md, "Commit order"): 1 and 3 brokers, refusals included.

@@ -19,12 +19,14 @@ struct OffsetCommitter: Sendable {
     }
 
     /// Commits what is finished; `false` when the commit failed (it is then offered again next time).
+    /// - Parameter timeout: the longest this commit waits for the coordinator's answer; by default the
+    ///   consumer's commit timeout.
     @discardableResult
-    func commit() async -> Bool {
+    func commit(timeout: Duration? = nil) async -> Bool {
         let offsets = tracker.takeCommittable()
         guard !offsets.isEmpty else { return true }
         do {
-            try await consumer.commit(offsets)
+            try await consumer.commit(offsets, timeout: timeout)
             return true
         } catch {
             tracker.commitFailed(offsets)
@@ -33,14 +35,20 @@ struct OffsetCommitter: Sendable {
         }
     }
 
-    /// The last commit before leaving: retried a few times, as a rebalance or a broker hiccup may refuse it.
-    /// - Returns: whether the finished offsets were committed (`false` after five failed attempts).
+    /// The last commit before leaving: retried a few times, as a rebalance or a broker hiccup may refuse it,
+    /// and never past `deadline` (a coordinator that does not answer makes every attempt wait).
+    /// - Returns: whether the finished offsets were committed (`false` after five failed attempts, or at
+    ///   the deadline).
     @discardableResult
-    func commitFinally() async -> Bool {
+    func commitFinally(before deadline: ContinuousClock.Instant) async -> Bool {
         for attempt in 1...5 {
-            if await commit() { return true }
+            let left = deadline - .now
+            guard left > .milliseconds(10) else { return false }
+            if await commit(timeout: left) { return true }
             // A back-off before retrying: nothing signals that the coordinator will take the commit now.
-            if attempt < 5 { try? await Task.sleep(for: .milliseconds(200 * attempt)) }
+            let pause = Duration.milliseconds(200 * attempt)
+            guard attempt < 5, deadline - .now > pause else { return false }
+            try? await Task.sleep(for: pause)
         }
         return false
     }

@@ -33,21 +33,25 @@ struct PipelineRunner {
             failure = error
         }
         failure = failure ?? limiter.firstFailure
+        let budget = ShutdownBudget(total: configuration.shutdownTimeout)
         if let failure {
             logger.error("stopping after a failure: \(failure)")
-        } else if !(await limiter.waitUntilIdle(timeout: configuration.drainTimeout)) {
-            logger.warning(
-                "\(limiter.count) records still in flight after \(configuration.drainTimeout); they stay uncommitted")
+        } else if !(await limiter.waitUntilIdle(timeout: min(configuration.drainTimeout, budget.left(until: .drained))))
+        {
+            logger.warning("\(limiter.count) records still in flight at shutdown; they stay uncommitted")
         }
-        if !(await committer.commitFinally()) {
+        if !(await committer.commitFinally(before: budget.deadline(of: .committed))) {
             logger.warning(
                 "the last commit failed: the records finished since the one before are read again by the next owner")
         }
-        await producer.shutdown(flushTimeout: failure == nil ? configuration.drainTimeout : .seconds(1))
+        let flushTimeout = failure == nil ? configuration.drainTimeout : .seconds(1)
+        await producer.shutdown(flushTimeout: min(flushTimeout, budget.left(until: .flushed)))
         // Nothing finishes after the producer is shut down: leaving the group revokes every partition,
         // which must not wait for records in flight (the revocation drain) that never will.
         tracker.pipelineDidStop()
-        await consumer.close()
+        if !(await consumer.close(timeout: budget.left(until: .left))) {
+            logger.warning("leaving the group did not finish within the shutdown timeout; stopping without it")
+        }
         return failure
     }
 }

@@ -23,6 +23,10 @@ public struct PushWorkerConfiguration: Sendable {
     /// How long a graceful shutdown waits for records in flight before giving up on them (they are then
     /// not committed, and are read again by the next worker). Default: 30 s.
     public var drainTimeout: Duration
+    /// How long a graceful shutdown may take in all, whatever the cluster does (SPEC 7): waiting for
+    /// records in flight, the last commit, the producer's flush and leaving the group each get a share,
+    /// and what is not done by then is given up (read again by the next member). Default: 30 s.
+    public var shutdownTimeout: Duration
     /// How long a revoke waits for the revoked partitions' records in flight before handing them over
     /// uncommitted. Default: 10 s.
     public var revokeDrainTimeout: Duration
@@ -42,6 +46,7 @@ public struct PushWorkerConfiguration: Sendable {
         commitInterval: Duration = .milliseconds(500),
         drainTimeout: Duration = .seconds(30),
         revokeDrainTimeout: Duration = .seconds(10),
+        shutdownTimeout: Duration = .seconds(30),
         statisticsIntervalMs: Int = 0,
         metricsPort: Int? = nil
     ) {
@@ -54,6 +59,7 @@ public struct PushWorkerConfiguration: Sendable {
         self.commitInterval = commitInterval
         self.drainTimeout = drainTimeout
         self.revokeDrainTimeout = revokeDrainTimeout
+        self.shutdownTimeout = shutdownTimeout
         self.statisticsIntervalMs = statisticsIntervalMs
         self.metricsPort = metricsPort
     }

@@ -32,9 +32,12 @@ final class ConsumerGroupMembership: Sendable {
     private let epochs = Mutex(Epochs())
     private let listener: (any KafkaRebalanceListener)?
     private let logger: Logger
+    /// Longest a commit waits for the coordinator's answer, in milliseconds.
+    private let commitTimeoutMs: Int32
 
-    init(listener: (any KafkaRebalanceListener)?, logger: Logger) {
+    init(listener: (any KafkaRebalanceListener)?, commitTimeoutMs: Int32 = 10_000, logger: Logger) {
         self.listener = listener
+        self.commitTimeoutMs = commitTimeoutMs
         self.logger = logger
     }
 
@@ -119,28 +122,31 @@ final class ConsumerGroupMembership: Sendable {
         cooperative ? .incrementalUnassignCurrent : .assignNone
     }
 
-    /// Commits before giving partitions up, retrying a few times (a broker may refuse a commit briefly).
+    /// Commits before giving partitions up, once, waiting at most the commit timeout: with the coordinator
+    /// unreachable, librdkafka would retry a synchronous commit for as long as the outage lasts, and the
+    /// rebalance (or the group leave of a shutdown) would wait with it. A commit given up here is only
+    /// abandoned, not withdrawn: it may still land later, or not, and the next owner then reads again the
+    /// records finished since the last commit that did (at least once holds either way). The rebalance
+    /// goes on as it must: the partitions are unassigned right after.
     private func commitBeforeRevoke(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer) {
-        for attempt in 1...3 {
-            do throws(KafkaError) {
-                try commit(offsets, handle: handle)
-                return
-            } catch {
-                logger.warning("commit before revoke failed (attempt \(attempt) of 3): \(error)")
-                if attempt < 3 { Thread.sleep(forTimeInterval: 0.1 * Double(attempt)) }
-            }
+        do throws(KafkaError) {
+            try commit(offsets, handle: handle)
+        } catch {
+            logger.warning("commit before revoke failed, the next owner reads those records again: \(error)")
         }
     }
 
-    /// Commits `offsets` synchronously, skipping partitions this consumer no longer owns.
-    func commit(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer) throws(KafkaError) {
+    /// Commits `offsets`, skipping partitions this consumer no longer owns, and waits for the answer at
+    /// most `timeoutMs`, never longer than the commit timeout.
+    /// - Throws: ``KafkaError`` with the broker's error, or `_TIMED_OUT` when no answer came in time (the
+    ///   request is abandoned, and may still be carried out).
+    func commit(_ offsets: [KafkaTopicPartitionOffset], handle: OpaquePointer, timeoutMs: Int32? = nil)
+        throws(KafkaError)
+    {
         let owned = epochs.withLock { epochs in offsets.filter { epochs.byPartition[$0.topicPartition] != nil } }
         guard !owned.isEmpty else { return }
-        let list = RDKafkaTopicPartitionList.make(owned)
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        let code = rd_kafka_commit(handle, list, 0)
-        if code != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError(code) }
-        if let error = RDKafkaTopicPartitionList.firstError(of: list) { throw error }
+        try RDKafkaBoundedCommit.commit(
+            owned, handle: handle, timeoutMs: min(timeoutMs ?? commitTimeoutMs, commitTimeoutMs))
         logger.debug("committed \(owned.map(\.description).joined(separator: ", "))")
     }
 }

@@ -45,7 +45,8 @@ public final class KafkaConsumer: Sendable {
         inlineReading: KafkaInlineReading? = nil
     ) throws(KafkaError) {
         let buffer = ConsumerMessageBuffer(capacity: configuration.bufferedMessages)
-        let membership = ConsumerGroupMembership(listener: rebalanceListener, logger: logger)
+        let membership = ConsumerGroupMembership(
+            listener: rebalanceListener, commitTimeoutMs: configuration.commitTimeoutMs, logger: logger)
         let callbacks = RDKafkaCallbacks(
             logger: logger, statisticsHandler: statisticsHandler,
             fatalErrorHandler: { buffer.finish(error: $0) },
@@ -139,13 +140,18 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
-    /// Commits `offsets` (each the next offset to read) synchronously, on the poll thread. Partitions
-    /// this consumer no longer owns are skipped, so a late commit never rewinds another member's work.
-    public func commit(_ offsets: [KafkaTopicPartitionOffset]) async throws(KafkaError) {
+    /// Commits `offsets` (each the next offset to read) on the poll thread, waiting for the coordinator's
+    /// answer at most ``KafkaConsumerConfiguration/commitTimeoutMs``. Partitions this consumer no longer
+    /// owns are skipped, so a late commit never rewinds another member's work.
+    /// - Parameter timeout: a shorter wait for this commit's answer than the configured one.
+    public func commit(_ offsets: [KafkaTopicPartitionOffset], timeout: Duration? = nil) async throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let client = self.client
         let membership = self.membership
-        try await pollThread.run { () throws(KafkaError) in try membership.commit(offsets, handle: client.handle) }
+        let timeoutMs = timeout.map { Int32(min(max(($0 / .milliseconds(1)).rounded(.up), 0), Double(Int32.max))) }
+        try await pollThread.run { () throws(KafkaError) in
+            try membership.commit(offsets, handle: client.handle, timeoutMs: timeoutMs)
+        }
     }
 
     /// How many times the poll thread woke librdkafka's fetcher after it stopped on a full queue
@@ -166,29 +172,50 @@ public final class KafkaConsumer: Sendable {
     /// Leaves the group and releases librdkafka's resources: `rd_kafka_consumer_close` (which revokes
     /// the assignment through the rebalance listener, committing what it returns), then destroy.
     /// ``messages`` ends. Calling it again does nothing.
-    public func close() async {
+    ///
+    /// librdkafka 2.0.2 has no deadline for `rd_kafka_consumer_close`, which may wait for a coordinator
+    /// that is gone. With `timeout`, this returns `false` once it has passed: ``messages`` has ended, and
+    /// the poll thread goes on closing and destroying the handle by itself (nothing else uses the handle
+    /// after this call: every later call of this consumer fails as after a close), or is ended with the
+    /// process, which is what a caller that gives up should do next.
+    /// - Returns: `true` when the consumer closed, `false` when `timeout` passed first.
+    @discardableResult
+    public func close(timeout: Duration? = nil) async -> Bool {
         let first = closed.withLock { isClosed in
             defer { isClosed = true }
             return !isClosed
         }
-        guard first else { return }
+        guard first else { return true }
         let client = self.client
         let buffer = self.buffer
         let wakeUp = self.fetcherWakeUp
         let signalled = self.signalled
-        await pollThread.stop {
-            wakeUp.close()
-            if let signalled {
-                signalled.signal.unwatch(signalled.queue.raw)
-                rd_kafka_queue_destroy(signalled.queue.raw)
+        let pollThread = self.pollThread
+        let stop: @Sendable () async -> Void = {
+            await pollThread.stop {
+                wakeUp.close()
+                if let signalled {
+                    signalled.signal.unwatch(signalled.queue.raw)
+                    rd_kafka_queue_destroy(signalled.queue.raw)
+                }
+                let code = rd_kafka_consumer_close(client.handle)
+                if code != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    client.callbacks.logger.warning("consumer close: \(KafkaError(code))")
+                }
+                buffer.finish()
+                client.destroy()
             }
-            let code = rd_kafka_consumer_close(client.handle)
-            if code != RD_KAFKA_RESP_ERR_NO_ERROR {
-                client.callbacks.logger.warning("consumer close: \(KafkaError(code))")
-            }
-            buffer.finish()
-            client.destroy()
         }
+        guard let timeout else {
+            await stop()
+            return true
+        }
+        let closedInTime = await Deadline.race(timeout, stop)
+        if !closedInTime {
+            client.callbacks.logger.warning("consumer close: no end after \(timeout); leaving it unfinished")
+            buffer.finish()
+        }
+        return closedInTime
     }
 
     /// Most records one wake of the poll thread takes from librdkafka before handing them over.

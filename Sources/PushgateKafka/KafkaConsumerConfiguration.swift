@@ -18,6 +18,9 @@ public struct KafkaConsumerConfiguration: Sendable {
     public var bufferedMessages: Int
     /// How long one poll of the consumer's poll thread waits, in milliseconds. Default: 100.
     public var pollTimeoutMs: Int32
+    /// Longest a commit (the one before a revocation included) waits for the coordinator's answer, in
+    /// milliseconds; a commit without an answer by then is given up. Default: 10000.
+    public var commitTimeoutMs: Int32
 
     /// The properties pushgate sets before `properties`. Default: `auto.offset.reset=earliest`, so a new
     /// group starts at the beginning of the topic and nothing written before it started is skipped;
@@ -38,7 +41,8 @@ public struct KafkaConsumerConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         bootstrapServers: String, groupId: String, topics: [String], properties: [String: String] = [:],
-        statisticsIntervalMs: Int = 0, bufferedMessages: Int = 1000, pollTimeoutMs: Int32 = 100
+        statisticsIntervalMs: Int = 0, bufferedMessages: Int = 1000, pollTimeoutMs: Int32 = 100,
+        commitTimeoutMs: Int32 = 10_000
     ) {
         self.bootstrapServers = bootstrapServers
         self.groupId = groupId
@@ -47,6 +51,7 @@ public struct KafkaConsumerConfiguration: Sendable {
         self.statisticsIntervalMs = statisticsIntervalMs
         self.bufferedMessages = bufferedMessages
         self.pollTimeoutMs = pollTimeoutMs
+        self.commitTimeoutMs = commitTimeoutMs
     }
 
     /// Every librdkafka property of the consumer, in the order they are applied.

@@ -18,6 +18,8 @@ public struct RunOptions: ParsableArguments, Sendable {
     @OptionGroup public var logging: LoggingOptions
     /// `--connect-timeout`.
     @Option(Settings.connectTimeout) public var connectTimeout: Int?
+    /// `--shutdown-timeout`, as text (a duration with its unit).
+    @Option(text: Settings.shutdownTimeout) public var shutdownTimeout: String?
 
     /// No option given.
     public init() {}

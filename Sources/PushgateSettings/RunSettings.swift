@@ -53,7 +53,7 @@ public struct RunSettings: Sendable {
     /// - Throws: ``SettingError`` naming the setting and its source for a value that cannot be used.
     public static func resolve(_ options: RunOptions, _ reader: SettingReader) throws(SettingError) -> RunSettings {
         let metricsPort = try reader.value(Settings.metricsPort, flag: options.metricsPort)
-        let worker = PushWorkerConfiguration(
+        var worker = PushWorkerConfiguration(
             bootstrapServers: try reader.value(Settings.bootstrapServers, flag: options.connection.bootstrapServers)
                 ?? "",
             groupId: try reader.value(Settings.groupId, flag: options.connection.groupId),
@@ -67,6 +67,7 @@ public struct RunSettings: Sendable {
             maxInFlightRecords: try reader.value(Settings.maxInFlight, flag: options.maxInFlight),
             statisticsIntervalMs: metricsPort == nil ? 0 : 5000,
             metricsPort: metricsPort)
+        worker.shutdownTimeout = try reader.value(Settings.shutdownTimeout, flagText: options.shutdownTimeout)
         return RunSettings(
             worker: worker,
             partitions: try reader.value(Settings.partitions, flag: options.partitions),

@@ -106,11 +106,20 @@ public enum Settings {
         summary: "Seconds to wait at startup for the bootstrap servers to answer before exiting",
         option: "`--connect-timeout` (seconds)", parser: .integer(1...3600))
 
+    /// `--shutdown-timeout`.
+    public static let shutdownTimeout = Setting<Duration>(
+        "shutdown-timeout", default: workerDefaults.shutdownTimeout,
+        summary: "How long SIGTERM or SIGINT may take to stop in all, whatever the cluster does; "
+            + "what is not committed by then is read again by the next member",
+        valueName: "DURATION", option: "`--shutdown-timeout` (`500ms`, `30s`, `2m`; a bare number is seconds)",
+        parser: .duration(.milliseconds(100)...Duration.seconds(3600)))
+
     /// Every setting of `pushgate run`, in the order of its help and of the settings table; the keys a
     /// configuration file may hold.
     public static let all: [any SettingDefinition] = [
         config, bootstrapServers, groupId, inputTopic, topics, deadLetterTopic, androidFormats, lenient,
         maxPayloadBytes, kafkaProperties, metricsPort, partitions, maxInFlight, logLevel, logFormat, connectTimeout,
+        shutdownTimeout,
     ]
 
     /// The worker's own defaults (``PushWorkerConfiguration``), where the group and the in-flight bound

@@ -17,7 +17,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             At least once: an input offset is committed only after every output and dead letter made from it is \
             acknowledged (acks=all, idempotent producer). SIGTERM or SIGINT: stop reading, finish and commit what \
-            is in flight, flush, leave the group, exit 0. A fatal Kafka error exits non-zero.
+            is in flight, flush, leave the group, exit 0, within --shutdown-timeout whatever the cluster does (what \
+            cannot be committed by then is read again by the next member). A fatal Kafka error exits non-zero.
 
             Every option has an environment variable, used when the option is not given, and a key in the \
             optional YAML configuration file (--config FILE or PUSHGATE_CONFIG), used when neither is: flags win \
@@ -87,6 +88,11 @@ struct RunCommand: AsyncParsableCommand {
                 service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
                 successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
                 serviceName: ServiceName.worker))
+        // Last: graceful shutdown reaches the services in reverse order, this one first.
+        services.append(
+            .init(
+                service: ShutdownDeadlineService(timeout: worker.shutdownTimeout, logger: logger),
+                successTerminationBehavior: .ignore, serviceName: ServiceName.shutdownDeadline))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -7,4 +7,5 @@ enum ServiceName {
     static let operations = "operations-server"
     static let console = "console"
     static let playground = "playground"
+    static let shutdownDeadline = "shutdown-deadline"
 }

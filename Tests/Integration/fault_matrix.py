@@ -17,9 +17,12 @@ Faults (NAME), each with 1 and 3 brokers:
   join               a member joins
   sigkill            a member is killed with SIGKILL, and a new one starts 0-2 s later
   sigterm            a member gets SIGTERM and must exit 0
+  sigterm_outage     a member gets SIGTERM as every broker goes down; it must exit 0 within its
+                     --shutdown-timeout (8 s) and 4 s, the brokers still down; then they come back
+  outage_sigterm     every broker goes down, a member gets SIGTERM 0.5-2 s later; the same check
 Alone, the fault lands 0-2.5 s after the first assignment, while inputs flow. Paired, a rebalance
-starts first (a member joins, or one gets SIGTERM and leaves; for broker_down only the latter, see
-FAULTS) and the fault lands 0-3 s later, while the group rebalances. Produce errors are injected with the cell's own input producer paused, after a
+starts first (a member joins, or one gets SIGTERM and leaves; for broker_down and the outage cells only
+the latter, see FAULTS) and the fault lands 0-3 s later, while the group rebalances. Produce errors are injected with the cell's own input producer paused, after a
 burst of inputs, so that they land on the workers' requests; errors no request took are cleared after
 the window (2 s alone, 7 s paired: a rebalance on the mock takes about 5 s).
 
@@ -76,6 +79,8 @@ KEYS = 97
 PRELOAD_PERCENT, BURST_PERCENT = 20, 15
 FEED_SECONDS = 8.0
 ASSIGN_TIMEOUT, COMPLETION_TIMEOUT, COMMIT_TIMEOUT = 20, 45, 20
+# Every worker's --shutdown-timeout, in seconds, and what the outage cells allow beyond it.
+SHUTDOWN_SECONDS, SHUTDOWN_MARGIN = 8, 4
 
 BROKER_CRASHED = "broker crashed"
 
@@ -147,15 +152,50 @@ def sigterm(run):
     run.workers.terminate(victim)
 
 
+def sigterm_outage(run):
+    """SIGTERM and every broker down at the same moment (SPEC 7: the worker still exits 0 in time)."""
+    shutdown_in_outage(run, lambda victim: (run.workers.terminate(victim), every_broker(run, "down")))
+
+
+def outage_sigterm(run):
+    """Every broker down, then SIGTERM 0.5-2 s later."""
+    def fault(victim):
+        every_broker(run, "down")
+        time.sleep(run.rng.uniform(0.5, 2.0))
+        run.workers.terminate(victim)
+    shutdown_in_outage(run, fault)
+
+
+def every_broker(run, command):
+    for broker in range(1, run.brokers + 1):
+        run.control(f"{command} {broker}")
+
+
+def shutdown_in_outage(run, fault):
+    """Lands `fault` on a member and checks it exits 0 within its --shutdown-timeout (plus a margin) while
+    the brokers are still down; then brings them back for the others to finish."""
+    victim = run.rng.choice(run.workers.live())
+    run.note(f"outage and SIGTERM of worker {victim}")
+    fault(victim)
+    status, took = run.workers.wait_exit(victim, SHUTDOWN_SECONDS + SHUTDOWN_MARGIN)
+    run.note(f"worker {victim} exited {status} {took:.1f} s after SIGTERM")
+    if status != 0:
+        run.fail("bounded shutdown", f"worker {victim} " + (f"exited {status}" if status is not None else
+                 f"still ran {SHUTDOWN_SECONDS + SHUTDOWN_MARGIN} s") + " after SIGTERM with the brokers down")
+    every_broker(run, "up")
+
+
 # members: how many workers run before the fault (paired with a member leaving: one more).
 # stable: alone, no rebalance may happen at all.
 # triggers: the rebalances a paired cell starts with. A broker taken down while a member joins makes
 # librdkafka 2.0.2's mock abort (rdkafka_mock_cgrp.c:567) in most runs (4 of 5 tried; 0 of 8 with a
-# member leaving), so broker_down pairs with a member leaving only.
+# member leaving), so broker_down and the outage cells pair with a member leaving only.
 FAULTS = [Fault("too_large", too_large, 1, True), Fault("produce_retriable", produce_retriable, 1, True),
           Fault("fetch_error", fetch_error, 1, True), Fault("commit_error", commit_error, 1, False),
           Fault("broker_down", broker_down, 1, False, ("leave",)), Fault("latency", latency, 1, True),
-          Fault("join", join, 1, False), Fault("sigkill", sigkill, 2, False), Fault("sigterm", sigterm, 2, False)]
+          Fault("join", join, 1, False), Fault("sigkill", sigkill, 2, False), Fault("sigterm", sigterm, 2, False),
+          Fault("sigterm_outage", sigterm_outage, 2, False, ("leave",)),
+          Fault("outage_sigterm", outage_sigterm, 2, False, ("leave",))]
 CELLS = [(fault, brokers, paired) for fault in FAULTS for brokers in (1, 3) for paired in (False, True)]
 
 
@@ -177,7 +217,8 @@ class Run:
         self.broker = Broker(args.pushgate, PARTITIONS, self.brokers, os.path.join(directory, "broker.log"),
                              trace_events=True)
         self.feed = Feed(self.broker.address, self.records, KEYS)
-        self.workers = Workers(args.pushgate, self.broker.address, GROUP, directory)
+        self.workers = Workers(args.pushgate, self.broker.address, GROUP, directory,
+                               shutdown_timeout=f"{SHUTDOWN_SECONDS}s")
 
     def note(self, text):
         line = f"+{time.monotonic() - self.started:5.1f}s {text}"

@@ -127,15 +127,18 @@ class Broker:
                 self.process.wait()
 
 
-def start_worker(pushgate, address, group, name, log_path, level="warning", max_in_flight=500):
+def start_worker(pushgate, address, group, name, log_path, level="warning", max_in_flight=500, shutdown_timeout=None):
     """A `pushgate run` process in `group`, both Android formats routed, quick group timings, at most
-    `max_in_flight` records in flight (None: the default); its standard error goes to `log_path`."""
+    `max_in_flight` records in flight (None: the default); its standard error goes to `log_path`. With
+    `shutdown_timeout` (e.g. `5s`), it is given as PUSHGATE_SHUTDOWN_TIMEOUT."""
     LOG.info(f"starting worker {name} (log: {log_path})")
     bound = ["--max-in-flight", str(max_in_flight)] if max_in_flight else []
     with open(log_path, "w") as log:
         return subprocess.Popen([pushgate, "run", "--bootstrap-servers", address, "--group-id", group,
                                  "--log-level", level] + bound + QUICK + android_options(pushgate),
-                                stdout=subprocess.DEVNULL, stderr=log)
+                                stdout=subprocess.DEVNULL, stderr=log,
+                                env=dict(os.environ, PUSHGATE_SHUTDOWN_TIMEOUT=shutdown_timeout)
+                                if shutdown_timeout else None)
 
 
 def produce(address, count, keys):

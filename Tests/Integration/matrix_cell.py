@@ -106,15 +106,16 @@ class Feed:
 class Workers:
     """The cell's `pushgate run` processes and what happened to each."""
 
-    def __init__(self, pushgate, address, group, directory):
+    def __init__(self, pushgate, address, group, directory, shutdown_timeout=None):
         self.pushgate, self.address, self.group, self.directory = pushgate, address, group, directory
+        self.shutdown_timeout = shutdown_timeout
         self.processes, self.signalled, self.deadlines = {}, {}, {}
 
     def start(self):
         """Starts the next worker (a, b, c, ...); returns its name."""
         name = chr(ord("a") + len(self.processes))
         self.processes[name] = start_worker(self.pushgate, self.address, self.group, name, self.log_path(name),
-                                            level="info")
+                                            level="info", shutdown_timeout=self.shutdown_timeout)
         return name
 
     def log_path(self, name):
@@ -163,6 +164,16 @@ class Workers:
             process.kill()
             process.wait()
             return None
+
+    def wait_exit(self, name, timeout):
+        """Waits up to `timeout` s for a signalled worker to exit: (status, seconds since its signal), status
+        None when it still runs (it is left running: `exit_status` or `kill_all` ends it)."""
+        signalled = self.deadlines[name] - SIGTERM_TIMEOUT
+        try:
+            status = self.processes[name].wait(max(0.0, signalled + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            status = None
+        return status, time.monotonic() - signalled
 
     def kill_all(self):
         """Cleanup: kills whatever still runs."""

@@ -1,0 +1,39 @@
+/// How a graceful shutdown shares out ``PushWorkerConfiguration/shutdownTimeout`` (SPEC 7): each step
+/// ends by its own point in time, measured from when the shutdown began, so that the whole ends within
+/// the timeout whatever each step meets (a step that finishes early leaves its time to the next).
+struct ShutdownBudget: Sendable {
+    /// The steps of the stop sequence, in order, each with the share of the timeout by whose end it is done.
+    enum Step: Sendable {
+        /// Records in flight finished: 40 %.
+        case drained
+        /// The last commit: 60 %.
+        case committed
+        /// The producer flushed and shut down: 80 %.
+        case flushed
+        /// The group left and the consumer closed: 95 %; the rest is for the process to exit.
+        case left
+
+        var share: Double {
+            switch self {
+            case .drained: 0.4
+            case .committed: 0.6
+            case .flushed: 0.8
+            case .left: 0.95
+            }
+        }
+    }
+
+    let start: ContinuousClock.Instant
+    let total: Duration
+
+    init(total: Duration, start: ContinuousClock.Instant = .now) {
+        self.total = total
+        self.start = start
+    }
+
+    /// When `step` must be done.
+    func deadline(of step: Step) -> ContinuousClock.Instant { start + total * step.share }
+
+    /// The time left until `step` must be done; zero once past.
+    func left(until step: Step) -> Duration { max(.zero, deadline(of: step) - .now) }
+}
