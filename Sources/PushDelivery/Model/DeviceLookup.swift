@@ -1,0 +1,9 @@
+/// The directory as the delivery worker sees it (SPEC 10.1, 10.2 step 1).
+public protocol DeviceLookup: Sendable {
+    /// The devices whose `audience` is `audience` and whose platform is `platform`, less those marked
+    /// gone whose directory record has not been written again since.
+    func devices(audience: String, platform: Platform) -> [Device]
+    /// Marks a device gone (its last outcome was `gone`): it receives nothing until its directory record
+    /// is written again.
+    func markGone(deviceID: String)
+}
