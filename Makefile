@@ -97,10 +97,10 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive $(SWIFT_FORMAT_PATHS)
 
-## The Swift test targets that start an embedded broker (and talk to it with Python clients or over real sockets):
-## in `make test`, not `make check`. Every other test target needs no broker and is in `make check`.
-INTEGRATION_SWIFT_TARGETS := PushgateKafkaIntegrationTests PushWorkerIntegrationTests PushgateHTTPIntegrationTests \
-  PushgateConsoleIntegrationTests
+## The Swift test targets that start an embedded broker or another server (and talk to it over real sockets):
+## every target whose folder name ends in IntegrationTests, in `make test`, not `make check`. Every other test
+## target needs neither and is in `make check`.
+INTEGRATION_SWIFT_TARGETS := $(sort $(notdir $(wildcard Tests/*IntegrationTests)))
 # The same as a regular expression over test identifiers (TARGET.SUITE/TEST), for `swift test --filter` and `--skip`.
 empty :=
 INTEGRATION_SWIFT_FILTER := ($(subst $(empty) $(empty),|,$(strip $(INTEGRATION_SWIFT_TARGETS))))\.
