@@ -58,7 +58,9 @@ struct OutputFormatCoverageTests {
         where file.hasSuffix(".expected.jsonl") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") {
-                let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                // Only the members before the value: a value may hold numbers Foundation cannot represent (1e400).
+                let head = line.range(of: #","value":"#).map { line[..<$0.lowerBound] + "}" } ?? line
+                let record = try #require(try JSONSerialization.jsonObject(with: Data(head.utf8)) as? [String: Any])
                 guard let name = record["format"] as? String, let format = OutputFormat(rawValue: name) else {
                     continue
                 }
@@ -144,11 +146,12 @@ struct OutputFormatCoverageTests {
     @Test(arguments: OutputFormat.allCases)
     func thePagesTakeTheFormatFromTheBinary(_ format: OutputFormat) throws {
         let folder = "Sources/PushgateHTTP/Resources/playground/"
-        for page in ["playground.html", "console.html"] {
-            #expect(try Self.text(folder + page).contains("{{formats.js}}"), "\(page) does not include the formats")
+        let console = "Sources/PushgateConsole/Resources/console/"
+        for page in [folder + "playground.html", console + "console.html"] {
+            #expect(try Self.text(page).contains("{{formats.js}}"), "\(page) does not include the formats")
         }
         #expect(try !Self.text(folder + "editor.html").contains("fmt-\(format.rawValue)"))
-        #expect(try !Self.text(folder + "console.js").contains("fmt-\(format.rawValue)"))
+        #expect(try !Self.text(console + "console.js").contains("fmt-\(format.rawValue)"))
         #expect(try !Self.text(folder + "playground.js").contains("[\"\(format.rawValue)\""))
     }
 
