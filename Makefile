@@ -88,10 +88,12 @@ playground-test: deps
 demo-translate: build
 	@./scripts/demo-translate.sh $(BIN)
 
-## swift-format over every Swift file, with the repository's .swift-format (4-space indentation, 120 columns).
+## swift-format over every Swift file, with the repository's .swift-format (4-space indentation, 120 columns);
+## then the bound on `@unchecked Sendable` in Sources/ (docs/architecture.md, "Unsafe code").
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_FORMAT_PATHS)
+	$(PYTHON) scripts/check_unchecked_sendable.py
 
 ## Rewrites the Swift files as swift-format would have them.
 format:
@@ -113,6 +115,7 @@ check: deps-check lint
 	$(SWIFT) test --skip-build --skip '$(INTEGRATION_SWIFT_FILTER)'
 	$(PYTHON) scripts/validate_schemas.py --pushgate $(BIN)
 	PUSHGATE=$(abspath $(BIN)) $(PYTHON) -m unittest scripts/test_validate_schemas.py
+	$(PYTHON) -m unittest scripts/test_check_unchecked_sendable.py
 	$(PYTHON) scripts/check_doc_links.py
 	$(PYTHON) -m unittest discover -s Tests/Conformance
 	$(PYTHON) -m unittest discover -s Tests/Integration -p 'test_*.py'

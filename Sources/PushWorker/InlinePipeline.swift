@@ -16,9 +16,16 @@ final class InlinePipeline: Sendable {
     private let deliveries: DeliveryContext
     private let tracker: OffsetTracker
     private let limiter: InFlightLimiter
-    /// What one batch of polled records leaves for ``afterRecords()``. Only the poll thread touches it
-    /// (``handle(_:assignmentEpoch:)`` and ``afterRecords()`` run there and nowhere else), so it takes no
-    /// lock: a lock here cost two atomic operations per record.
+    /// What one batch of polled records leaves for ``afterRecords()``.
+    ///
+    /// `nonisolated(unsafe)` because a `Sendable` class has no mutable property Swift can check; it is
+    /// safe because one thread alone touches it. Its only readers and writers are
+    /// ``handle(_:assignmentEpoch:)`` and ``afterRecords()``, which only `KafkaConsumer.pollInline`
+    /// calls, on the consumer's poll thread, one after the other (neither calls the other, and the
+    /// delivery reports `handle` serves while librdkafka's queue is full do not reach them). Its first
+    /// value, written in `init`, happens before the poll thread's first access: the pipeline is made
+    /// before the consumer, and the consumer starts its poll thread after that (a thread's start orders
+    /// what its starter did before it). A `Mutex` here cost two atomic operations per record.
     nonisolated(unsafe) private var batch = BatchTally()
 
     private struct BatchTally {

@@ -26,18 +26,23 @@ final class DeliveryContext: Sendable {
 /// The delivery of one input's records: the receiver of each of their reports. The input is finished
 /// when the last is acknowledged; the ledger then settles it with the others of the same poll.
 ///
-/// Its reports all arrive on the one thread that serves the producer's reports; what they change is atomic, or behind a
-/// mutex that is never contended (the tally, changed only when a record is replaced).
+/// `@unchecked Sendable` because Swift does not check `Sendable` on a subclass, but it holds: every
+/// stored property is a `let` of a `Sendable` type, set in `init` on the pipeline thread before the
+/// first record is handed over with this receiver (librdkafka's queue lock orders it before every
+/// report; see ``KafkaDeliveryReceiver``). What changes afterwards is atomic (`remaining`, `refusals`, `abandoned`)
+/// or behind a `Mutex` (the tally, changed only when a record is replaced), because reports arrive on
+/// the thread that serves them while tasks this receiver starts (a replacement, a retry) run elsewhere.
 final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     /// The input as it was translated, to translate a replacement from. The input alone, not the read
     /// batch it came in: a record whose outputs wait (a broker down) must not keep the other records of
     /// its batch in memory.
     private let input: InputRecord
     private let ticket: OffsetTracker.Ticket
-    /// Not retained: the worker keeps the context for as long as its producer reports deliveries, and a
-    /// context retained and released by every input would cost two atomic operations per input.
-    private let unretainedContext: Unmanaged<DeliveryContext>
-    private var context: DeliveryContext { unretainedContext.takeUnretainedValue() }
+    /// Not retained: ``PushWorker`` keeps the context until its producer has reported every record (and
+    /// the tasks below capture it strongly), and a context retained and released by every input would
+    /// cost two atomic operations per input.
+    private let unretainedContext: UnsafeUnretainedReference<DeliveryContext>
+    private var context: DeliveryContext { unretainedContext.object }
     /// Records not acknowledged yet.
     private let remaining: Atomic<Int>
     private let tally: Mutex<ProducedTally>
@@ -51,7 +56,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
     {
         self.input = input
         self.ticket = ticket
-        self.unretainedContext = Unmanaged.passUnretained(context)
+        self.unretainedContext = UnsafeUnretainedReference(context)
         self.remaining = Atomic(outputs)
         self.tally = Mutex(tally)
     }
@@ -60,7 +65,7 @@ final class InputDelivery: KafkaDeliveryReceiver, @unchecked Sendable {
         guard let error = delivery.error else {
             if remaining.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                 let tally = tally.withLock { $0 }
-                unretainedContext._withUnsafeGuaranteedRef {
+                unretainedContext.withObject {
                     $0.ledger.finished(ticket, tally: tally, inputTimestampMs: input.timestampMs)
                 }
             }

@@ -8,8 +8,14 @@ import CRdKafka
 /// place. One receiver may serve many records. A class rather than a protocol: the reference librdkafka
 /// hands back is called through the class's own method table, with no conformance lookup per report.
 ///
-/// Subclasses are shared with the poll thread: whatever they change must be atomic or locked.
-open class KafkaDeliveryReceiver: @unchecked Sendable {
+/// A receiver crosses to the thread that serves the reports, so ``KafkaProducer`` takes only receivers
+/// that are `Sendable`. This class holds no state and is not `Sendable` itself: Swift does not check
+/// `Sendable` on a class that inherits from another, so a subclass declares `@unchecked Sendable` and
+/// says why that holds (its stored properties `let`s of `Sendable` types, what changes atomic or behind
+/// a `Mutex`). librdkafka hands a record, with its receiver, from the thread that produced it to the
+/// thread that serves its report through queues under a lock: whatever a receiver's `init` wrote
+/// happens before its reports.
+open class KafkaDeliveryReceiver {
     /// Creates a receiver.
     public init() {}
 
@@ -60,6 +66,12 @@ public struct KafkaDelivery {
 }
 
 /// Calls a closure with each report: the convenient, slower way (one allocation per record).
+///
+/// `@unchecked Sendable` because Swift does not check `Sendable` on a subclass, but it holds: its two
+/// stored properties are `let`s of `Sendable` types (a `@Sendable` closure and a `String`), set in
+/// `init` before the receiver is handed to librdkafka, and its base class holds nothing. What reaches
+/// the poll thread is only read there; the closure's own captures are checked where it is written, as
+/// `@Sendable`.
 final class ClosureDeliveryReceiver: KafkaDeliveryReceiver, @unchecked Sendable {
     private let handler: KafkaProducer.DeliveryHandler
     private let topic: String

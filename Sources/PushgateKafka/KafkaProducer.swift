@@ -132,7 +132,9 @@ public final class KafkaProducer: Sendable {
     /// its witness table, and a record passed to it by value may be copied first.
     /// - Throws: ``KafkaError`` when the record is refused at once (queue full, too large, closed producer).
     @inlinable
-    public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) throws(KafkaError) {
+    public func produce(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver & Sendable)
+        throws(KafkaError)
+    {
         producing.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { endProducing() }
         if closed.load(ordering: .sequentiallyConsistent) { throw KafkaError.client("the producer is shut down") }
@@ -153,7 +155,7 @@ public final class KafkaProducer: Sendable {
     /// Hands `record` over like ``produce(_:to:)`` but returns `false`, having handed nothing over, when
     /// the local queue is full (`_QUEUE_FULL`): the caller's fast path, with no suspension.
     @inlinable
-    public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver)
+    public func produceIfRoom(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver & Sendable)
         throws(KafkaError) -> Bool
     {
         try Self.handedOver { () throws(KafkaError) in try produce(record, to: receiver) }
@@ -163,9 +165,9 @@ public final class KafkaProducer: Sendable {
     /// the caller passes the record's address (a record read out of an array or buffer to be passed by
     /// value is copied first, every reference it holds retained and released); it is not changed.
     @inlinable
-    public func produceIfRoom(inPlace record: inout some KafkaProducible, to receiver: KafkaDeliveryReceiver)
-        throws(KafkaError) -> Bool
-    {
+    public func produceIfRoom(
+        inPlace record: inout some KafkaProducible, to receiver: KafkaDeliveryReceiver & Sendable
+    ) throws(KafkaError) -> Bool {
         try Self.handedOver { () throws(KafkaError) in try produce(record, to: receiver) }
     }
 
@@ -190,7 +192,9 @@ public final class KafkaProducer: Sendable {
 
     /// Hands `record` over like ``produce(_:to:)``, but while the local queue is full (`_QUEUE_FULL`)
     /// waits for delivery reports to make room instead of failing: backpressure.
-    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver) async throws {
+    public func produceWhenQueued(_ record: some KafkaProducible, to receiver: KafkaDeliveryReceiver & Sendable)
+        async throws
+    {
         var pause = Duration.milliseconds(1)
         while try !produceIfRoom(record, to: receiver) {
             // A back-off, not a wait for a signal: librdkafka does not tell when its queue has room, and the

@@ -7,8 +7,14 @@ import CRdKafka
 /// the record. The argument array itself lives on the stack.
 @usableFromInline
 enum RDKafkaProduceArguments {
-    /// A byte that stands for an empty key, value or header value, so that empty stays empty rather
-    /// than becoming null (an empty array may have no storage).
+    /// A byte that stands for an empty key, value, header name or header value, so that empty stays
+    /// empty rather than becoming null (an empty array may have no storage).
+    ///
+    /// `nonisolated(unsafe)` because a pointer is not `Sendable`; sharing this one between threads is
+    /// safe because nothing is ever written through it or read through it: it is given to librdkafka
+    /// only with a length of 0 (librdkafka copies 0 bytes from it), and never freed, so its address
+    /// stays valid. The pointer itself is written once, by Swift's lazy initialization of a global
+    /// (`swift_once`, whose write happens before any thread's first read of it), and never changes.
     @usableFromInline
     nonisolated(unsafe) static let emptyBytes = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
 

@@ -12,6 +12,9 @@ struct KafkaProducerDrainTests {
         let isSet = Atomic<Bool>(false)
     }
 
+    /// Ignores its reports: `@unchecked Sendable` holds, as it holds no state (nor does its base class).
+    private final class IgnoringReceiver: KafkaDeliveryReceiver, @unchecked Sendable {}
+
     @Test func shutdownWaitsForACallInProgressAndGoesOnWhenItEnds() async throws {
         let broker = try EmbeddedBroker(topics: ["drain"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
@@ -37,7 +40,7 @@ struct KafkaProducerDrainTests {
         let broker = try EmbeddedBroker(topics: ["drain.race"], partitions: 1, logger: KafkaTestSupport.logger)
         defer { broker.shutdown() }
         let producer = try KafkaTestSupport.producer(for: broker)
-        let receiver = KafkaDeliveryReceiver()
+        let receiver = IgnoringReceiver()
         let refused = Flag()
         // Four tasks hand records over until the producer refuses them; the shutdown starts among them.
         let producers = (0..<4).map { _ in

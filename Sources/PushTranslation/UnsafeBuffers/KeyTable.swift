@@ -9,8 +9,10 @@
 ///   entries of names of length `L` are `firstEntry[L]..<firstEntry[L + 1]`;
 /// - the memory is never freed or written after `init` (a table lives as long as the process).
 ///
-/// `@unchecked Sendable` is safe because the memory its pointers reach is written once, in `init`,
-/// before the table is shared, and never changed or freed afterwards: every thread only reads it.
+/// `@unchecked Sendable` because pointers are not `Sendable`; safe because the memory they reach is
+/// written once, in `init`, and never changed or freed afterwards: every thread only reads it. Each
+/// table is a `static let` of its key type, so `init` runs inside Swift's lazy initialization of that
+/// global (`swift_once`), whose writes happen before any thread's first read of the table.
 struct KeyTable<Key: JSONKey>: @unchecked Sendable {
     /// Every name's bytes, one after another.
     private let names: UnsafePointer<UInt8>
