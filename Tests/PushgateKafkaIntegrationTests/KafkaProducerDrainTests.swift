@@ -1,3 +1,5 @@
+import Dispatch
+import Glibc
 import PushgateTestSupport
 import Synchronization
 import Testing
@@ -42,13 +44,18 @@ struct KafkaProducerDrainTests {
         let producer = try KafkaTestSupport.producer(for: broker)
         let receiver = IgnoringReceiver()
         let refused = Flag()
-        // Four tasks hand records over until the producer refuses them; the shutdown starts among them.
-        let producers = (0..<4).map { _ in
-            Task.detached {
+        // Four threads hand records over until the producer refuses them; the shutdown starts among them.
+        // Threads of their own, not tasks: the loops never suspend and would hold the cooperative pool. A pause
+        // of 100 µs between calls keeps the queue small (a full queue makes the flush at shutdown wait out
+        // its timeout) while calls still start around the shutdown.
+        let producers = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: producers) {
                 while true {
                     do {
                         _ = try producer.produceIfRoom(
                             KafkaProducerMessage(topic: "drain.race", key: nil, value: [1]), to: receiver)
+                        usleep(100)
                     } catch {
                         refused.isSet.store(true, ordering: .sequentiallyConsistent)
                         return
@@ -58,7 +65,7 @@ struct KafkaProducerDrainTests {
         }
         try await Task.sleep(for: .milliseconds(100))
         await producer.shutdown(flushTimeout: .seconds(5))
-        for task in producers { await task.value }
+        await withCheckedContinuation { done in producers.notify(queue: .global()) { done.resume() } }
         let wasRefused = refused.isSet.load(ordering: .sequentiallyConsistent)
         let stillProducing = producer.producing.load(ordering: .sequentiallyConsistent)
         #expect(wasRefused)
