@@ -97,5 +97,43 @@ struct WorkerDeliveryIntegrationTests {
         #expect(directory.gone == ["gone-device"])
     }
 
+    @Test func sigtermAbandonsWhatIsNotFinalWithinTheShutdownTimeoutAndCommitsNothingPastIt() async throws {
+        let broker = try EmbeddedBroker(topics: Self.topics, partitions: 1, logger: Logger(label: "broker"))
+        let bootstrap = broker.bootstrapServers
+        let never = WorkerGate()
+        let directory = WorkerDirectory([Device(id: "stuck", audience: "user-a", app: nil, address: Self.apnsAddress)])
+        let sender = WorkerScriptedSender(gone: [], gates: ["stuck": never])
+        let group = "deliver-\(UInt32.random(in: 0...UInt32.max))"
+        let configuration = DeliveryConfiguration(
+            bootstrapServers: bootstrap, groupId: group, receipts: .all,
+            kafkaProperties: BrokerTesting.quickGroup.merging(BrokerTesting.producerFaultSafe) { $1 },
+            shutdownTimeout: .seconds(3), commitInterval: .milliseconds(200))
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(
+                        service: DeliveryWorker(
+                            configuration: configuration,
+                            services: DeliveryServices(directory: directory, directoryCaughtUp: {}, senders: [sender]),
+                            logger: BrokerTesting.logger("deliver", level: .warning)),
+                        successTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                logger: BrokerTesting.logger("services", level: .warning)))
+        let running = Task { try await services.run() }
+        try await PythonKafkaClient.produce(
+            [record(key: "user-a", offset: 0), record(key: "user-b", offset: 1)], to: "push.apns",
+            bootstrap: bootstrap)
+        // The second record (no device) is final; the first never gets an answer.
+        let receipts = try await PythonKafkaClient.dump(["push.receipts"], bootstrap: bootstrap, expect: 1)
+        #expect(receipts.map(\.keyBytes) == [Array("user-b".utf8)])
+        let stopping = ContinuousClock.now
+        await services.triggerGracefulShutdown()
+        try await running.value
+        #expect(ContinuousClock.now - stopping < .seconds(3))
+        let committed = try await PythonKafkaClient.committed(group: group, topic: "push.apns", bootstrap: bootstrap)
+        #expect((committed["0"] ?? -1) <= 0, "committed past the abandoned record: \(committed)")
+        never.open()
+    }
+
     static let apnsAddress = Device.Address.apns(token: String(repeating: "0f", count: 32), environment: .production)
 }
