@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "PushDeliveryTests",
             dependencies: [
-                "PushDelivery", "PushModel", "PushgateKafka", "PushgateTestSupport",
+                "PushDelivery", "PushModel", "PushgateKafka", "PushgateMetrics", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -24,7 +24,7 @@ public struct DeliveryWorker: Service {
     /// The pauses of the platforms' credentials, which `/ready` names.
     public let pauses: CredentialPauses
     /// Set once the directory is read up to its end.
-    private let directoryRead = ReadyFlag()
+    let directoryRead = ReadyFlag()
 
     /// Creates a worker; nothing connects before ``run()``. `health`'s readiness also waits for the
     /// directory and for no platform to be paused.
