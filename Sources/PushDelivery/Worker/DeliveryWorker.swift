@@ -81,13 +81,16 @@ public struct DeliveryWorker: Service {
                 health.fail("\(error)")
                 limiter.fail(error)
             })
+        let tasks = RecordTasks()
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(
                 configuration: configuration.consumerConfiguration, logger: logger,
                 rebalanceListener: HealthTrackingRebalanceListener(
-                    wrapped: OffsetTrackingRebalanceListener(
-                        tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout),
+                    wrapped: RecordCancellingRebalanceListener(
+                        wrapped: OffsetTrackingRebalanceListener(
+                            tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout),
+                        tasks: tasks),
                     health: health))
         } catch {
             await producer.shutdown(flushTimeout: .zero)
@@ -103,7 +106,6 @@ public struct DeliveryWorker: Service {
             receipts: KafkaReceiptWriter(producer: producer, topic: configuration.receiptsTopic),
             selection: configuration.receipts, bundleID: configuration.apns.bundleID, metrics: metrics,
             logger: logger)
-        let tasks = RecordTasks()
         let committer = OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger)
         var failure: (any Error)?
         do {

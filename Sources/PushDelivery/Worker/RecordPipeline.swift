@@ -13,7 +13,7 @@ struct RecordPipeline: Sendable {
     /// Delivers `record`, read under `ticket` (whose in-flight slot is taken), in a task of its own.
     func start(_ record: DeliveredRecord, ticket: OffsetTracker.Ticket) {
         let (delivery, tracker, limiter) = (self.delivery, self.tracker, self.limiter)
-        tasks.start {
+        tasks.start(ticket.partition) {
             defer { limiter.release() }
             do {
                 if try await delivery.deliver(record) { tracker.acknowledge(ticket) }
