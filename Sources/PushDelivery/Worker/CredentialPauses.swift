@@ -4,7 +4,7 @@ import Synchronization
 /// The platforms (FCM projects, VAPID keys) paused because their credentials were refused (SPEC 10.6).
 ///
 /// While a key is paused, one request at a time probes it, at the back-off of its consecutive refusals;
-/// the other pushes of that key wait for the probe's answer, or their own expiry. A final answer (or a
+/// the other pushes of that key wait for the probe's time and then its answer, or their own expiry. A final answer (or a
 /// transient one that is not about credentials) resumes the key and wakes them. An error is logged at
 /// most once a minute per key while it stays paused. ``paused`` is what `/ready` names.
 public final class CredentialPauses: Sendable {
@@ -20,6 +20,15 @@ public final class CredentialPauses: Sendable {
         var pauses: [PauseKey: Pause] = [:]
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
+        /// Counts the wake-ups: a push told to wait does not sleep through one that came before it slept.
+        var wakeUps: UInt64 = 0
+
+        /// Takes the waiters to wake, and counts the wake-up.
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            wakeUps += 1
+            defer { waiters.removeAll() }
+            return Array(waiters.values)
+        }
     }
 
     /// Whether a push may be sent now.
@@ -28,8 +37,8 @@ public final class CredentialPauses: Sendable {
         case send
         /// Paused, and this push is the probe: send, then report with ``resume(_:)`` or ``refused(_:reason:)``.
         case probe
-        /// Paused: wait until this instant (or a wake-up) and ask again.
-        case wait(until: ContinuousClock.Instant)
+        /// Paused: wait until this instant, or a wake-up after `wakeUps` (``wait(until:after:)``), and ask again.
+        case wait(until: ContinuousClock.Instant, wakeUps: UInt64)
     }
 
     private let state = Mutex(State())
@@ -69,7 +78,10 @@ public final class CredentialPauses: Sendable {
     public func admit(_ key: PauseKey, now: ContinuousClock.Instant = .now) -> Admission {
         state.withLock { state in
             guard var pause = state.pauses[key] else { return .send }
-            if pause.probing || now < pause.nextProbe { return .wait(until: pause.nextProbe) }
+            // While a probe is out, its answer wakes the waiters (``resume(_:)``, ``refused(_:reason:now:)``,
+            // ``probeAbandoned(_:)``); the hour only bounds a wait that nothing would end.
+            if pause.probing { return .wait(until: now + .seconds(3600), wakeUps: state.wakeUps) }
+            if now < pause.nextProbe { return .wait(until: pause.nextProbe, wakeUps: state.wakeUps) }
             pause.probing = true
             state.pauses[key] = pause
             return .probe
@@ -79,7 +91,8 @@ public final class CredentialPauses: Sendable {
     /// The credentials of `key` were refused (`reason` says how, without secrets): pauses it, or keeps it
     /// paused with a longer back-off.
     public func refused(_ key: PauseKey, reason: String, now: ContinuousClock.Instant = .now) {
-        let (log, newlyPausedPlatform) = state.withLock { state -> (Bool, Bool) in
+        let (log, newlyPausedPlatform, waiters) = state.withLock {
+            state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
             let platformWasPaused = state.pauses.keys.contains { $0.platform == key.platform }
             var pause =
                 state.pauses[key]
@@ -91,13 +104,15 @@ public final class CredentialPauses: Sendable {
             let log = now - pause.lastLogged >= logInterval
             if log { pause.lastLogged = now }
             state.pauses[key] = pause
-            return (log, !platformWasPaused)
+            return (log, !platformWasPaused, state.takeWaiters())
         }
         if log {
             logger.error(
                 "\(key) paused: its credentials were refused (\(reason)); its pushes wait and are tried again")
         }
         if newlyPausedPlatform { onChange(key.platform, true) }
+        // The pushes that waited for a probe's answer now wait for the next probe's time.
+        for waiter in waiters { waiter.resume() }
     }
 
     /// The probe of `key` got an answer that is not a refusal of credentials: the pause ends, and the
@@ -105,8 +120,7 @@ public final class CredentialPauses: Sendable {
     public func resume(_ key: PauseKey) {
         let resumed = state.withLock { state -> (waiters: [CheckedContinuation<Void, Never>], platform: Bool)? in
             guard state.pauses.removeValue(forKey: key) != nil else { return nil }
-            defer { state.waiters.removeAll() }
-            return (Array(state.waiters.values), !state.pauses.keys.contains { $0.platform == key.platform })
+            return (state.takeWaiters(), !state.pauses.keys.contains { $0.platform == key.platform })
         }
         guard let resumed else { return }
         logger.notice("\(key) resumed: its credentials were accepted again")
@@ -118,14 +132,14 @@ public final class CredentialPauses: Sendable {
     public func probeAbandoned(_ key: PauseKey) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.pauses[key]?.probing = false
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.takeWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits until `deadline`, a pause ending or a probe abandoned, or the task's cancellation.
-    public func wait(until deadline: ContinuousClock.Instant) async {
+    /// Waits until `deadline`, a probe's answer (or abandon) later than the `wakeUps` an ``Admission`` gave,
+    /// or the task's cancellation.
+    public func wait(until deadline: ContinuousClock.Instant, after wakeUps: UInt64) async {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -135,7 +149,7 @@ public final class CredentialPauses: Sendable {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                         let resumeNow = self.state.withLock { state in
-                            if Task.isCancelled { return true }
+                            if Task.isCancelled || state.wakeUps != wakeUps { return true }
                             state.waiters[id] = continuation
                             return false
                         }

@@ -63,8 +63,8 @@ public struct PushAttempts: Sendable {
             }
             let probing: Bool
             switch pauses.admit(key) {
-            case .wait(let until):
-                await pauses.wait(until: min(until, deadline))
+            case .wait(let until, let wakeUps):
+                await pauses.wait(until: min(until, deadline), after: wakeUps)
                 continue
             case .send: probing = false
             case .probe: probing = true
