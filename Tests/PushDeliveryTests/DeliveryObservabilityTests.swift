@@ -33,8 +33,6 @@ struct DeliveryObservabilityTests {
 
     @Test func readyWaitsForTheDirectoryAndNamesAPausedPlatform() {
         let health = WorkerHealth()
-        health.producerDidConnect()
-        health.assigned([KafkaTopicPartition(topic: "push.apns", partition: 0)])
         let worker = DeliveryWorker(
             configuration: DeliveryConfiguration(bootstrapServers: "127.0.0.1:1"),
             services: DeliveryServices(directory: InMemoryDirectory([]), directoryCaughtUp: {}, senders: []),
@@ -45,6 +43,9 @@ struct DeliveryObservabilityTests {
         worker.directoryRead.set()
         #expect(health.notReadyReason == "credentials refused, paused: apns (403 InvalidProviderToken)")
         worker.pauses.resume(PauseKey(platform: .apns))
+        #expect(health.notReadyReason == "producer not connected yet")
+        health.producerDidConnect()
+        health.assigned([KafkaTopicPartition(topic: "push.apns", partition: 0)])
         #expect(health.notReadyReason == nil)
     }
 }

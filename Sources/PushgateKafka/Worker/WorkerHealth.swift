@@ -23,21 +23,24 @@ public final class WorkerHealth: Sendable {
     /// Whether the worker is alive: no fatal error was reported.
     public var isAlive: Bool { fatalError == nil }
 
-    /// Why the worker is not ready, or `nil` when it is ready: in its group with at least one partition
-    /// assigned, its producer connected, and not draining for shutdown.
+    /// Why the worker is not ready, or `nil` when it is ready: not draining for shutdown, every readiness
+    /// check passing (they come first: what they wait for comes before the group), its producer connected,
+    /// and in its group with at least one partition assigned.
     public var notReadyReason: String? {
         let (reason, checks) = state.withLock { state -> (String?, [@Sendable () -> String?]) in
             if let fatal = state.fatal { return ("fatal error: \(fatal)", []) }
             if state.draining { return ("draining for shutdown", []) }
-            if !state.producerConnected { return ("producer not connected yet", []) }
-            if state.assignedPartitions.isEmpty { return ("no partition assigned (not in the group yet)", []) }
             return (nil, state.readinessChecks)
         }
         if let reason { return reason }
         for check in checks {
             if let reason = check() { return reason }
         }
-        return nil
+        return state.withLock { state in
+            if !state.producerConnected { return "producer not connected yet" }
+            if state.assignedPartitions.isEmpty { return "no partition assigned (not in the group yet)" }
+            return nil
+        }
     }
 
     /// Adds a condition of readiness: `check` says why the worker is not ready, or `nil` when, as far as it
