@@ -24,42 +24,66 @@ public struct KafkaReceiptWriter: ReceiptWriter {
         let message = KafkaProducerMessage(
             topic: topic, key: receipt.keyBytes, value: receipt.value,
             headers: receipt.headers.map { KafkaHeader(name: $0.name, value: $0.value) })
-        // One answer: the delivery report, or the task's cancellation (shutdown abandons the wait, not the record).
-        let waiter = ReceiptWaiter()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                waiter.set(continuation)
-                if Task.isCancelled {
-                    waiter.take()?.resume(throwing: CancellationError())
-                    return
-                }
-                do throws(KafkaError) {
-                    try producer.produce(message) { result in
-                        switch result {
-                        case .success: waiter.take()?.resume()
-                        case .failure(let error): waiter.take()?.resume(throwing: error)
-                        }
-                    }
-                } catch {
-                    waiter.take()?.resume(throwing: error)
-                }
-            }
-        } onCancel: {
-            waiter.take()?.resume(throwing: CancellationError())
-        }
+        let acknowledgement = ReceiptAcknowledgement()
+        // While librdkafka's queue is full, waits for room (backpressure) instead of failing.
+        try await producer.produceWhenQueued(message) { acknowledgement.complete($0.map { _ in () }) }
+        try await acknowledgement.value()
     }
 }
 
-/// The continuation of one receipt's write, resumed once: by its delivery report or by cancellation.
-private final class ReceiptWaiter: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Void, any Error>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<Void, any Error>) {
-        self.continuation.withLock { $0 = continuation }
+/// The delivery report of one receipt, awaited once: its result, or the waiting task's cancellation
+/// (shutdown abandons the wait, not the record, which librdkafka still writes or purges).
+private final class ReceiptAcknowledgement: Sendable {
+    private enum State {
+        case pending
+        case waiting(CheckedContinuation<Void, any Error>)
+        case done(Result<Void, any Error>)
     }
 
-    /// The continuation, once: `nil` after the first call.
-    func take() -> CheckedContinuation<Void, any Error>? {
-        continuation.withLock { $0.take() }
+    private let state = Mutex(State.pending)
+
+    /// The delivery report's result (any thread); later calls do nothing.
+    func complete(_ result: Result<Void, KafkaError>) {
+        finish(result.mapError { $0 as any Error })
+    }
+
+    /// Ends the wait with `result`, once.
+    private func finish(_ result: Result<Void, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            switch state {
+            case .pending:
+                state = .done(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done(result)
+                return continuation
+            case .done:
+                return nil
+            }
+        }
+        waiter?.resume(with: result)
+    }
+
+    /// Waits for the result; throws it, or `CancellationError` when the task is cancelled first.
+    func value() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let now = state.withLock { state -> Result<Void, any Error>? in
+                    switch state {
+                    case .pending:
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        state = .waiting(continuation)
+                        return nil
+                    case .waiting:
+                        return .failure(CancellationError())
+                    case .done(let result):
+                        return result
+                    }
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            finish(.failure(CancellationError()))
+        }
     }
 }
