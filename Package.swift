@@ -77,7 +77,10 @@ let package = Package(
         ),
         .target(
             name: "PushgateMetrics",
-            dependencies: ["PushWorker", .product(name: "Prometheus", package: "swift-prometheus")],
+            dependencies: [
+                "PushWorker", "PushDelivery", .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -111,7 +114,7 @@ let package = Package(
         .target(
             name: "PushgateSettings",
             dependencies: [
-                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka", "PushgateLogging",
+                "PushWorker", "PushTranslation", "PushModel", "PushgateKafka", "PushgateLogging", "PushDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -122,7 +125,7 @@ let package = Package(
             name: "pushgate",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushgateKafka", "PushgateSettings", "PushgateLogging",
-                "PushgateMetrics",
+                "PushgateMetrics", "PushDelivery",
                 "PushgateHTTP", "PushgateConsole", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,9 +144,19 @@ let package = Package(
         .testTarget(
             name: "PushDeliveryTests",
             dependencies: [
-                "PushDelivery", "PushModel", "PushgateTestSupport",
+                "PushDelivery", "PushModel", "PushgateKafka", "PushgateMetrics", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushDeliveryIntegrationTests",
+            dependencies: [
+                "PushDelivery", "PushModel", "PushgateKafka", "PushgateTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -199,6 +212,7 @@ let package = Package(
             dependencies: [
                 "PushgateTestSupport",
                 "PushgateSettings", "PushgateMetrics", "PushWorker", "PushgateKafka", "PushTranslation", "PushModel",
+                "PushDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -55,5 +55,18 @@ expect 64 "--host 10.1.2.3 is not loopback: give --token-file" -- "$binary" play
 expect 64 "--port must be 0...65535" -- "$binary" console --port 70000
 expect 64 "'apns' is not a comma-separated list of android-expandable, fcm" -- "$binary" console --android-formats apns
 
+# `pushgate deliver` (SPEC 10.8): a usage error names the option, before anything connects.
+expect 64 "--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required" -- "$binary" deliver
+expect 64 "no platform to deliver to: give --apns-key-file" -- "$binary" deliver --bootstrap-servers 127.0.0.1:1
+expect 64 "--platforms apns needs --apns-key-id" -- \
+    "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms apns --apns-key-file "$tmp/one.json"
+expect 64 "--platforms: fcm is not delivered by this version" -- \
+    "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms fcm
+expect 64 "--apns-key-file: cannot read '$tmp/missing.p8'" -- env PUSHGATE_BOOTSTRAP_SERVERS=127.0.0.1:1 \
+    PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T "$binary" deliver --apns-key-file "$tmp/missing.p8"
+expect 64 "PUSHGATE_RECEIPTS must be one of failures, all, none" -- env PUSHGATE_RECEIPTS=some \
+    PUSHGATE_APNS_KEY_FILE="$tmp/one.json" PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T \
+    "$binary" deliver --bootstrap-servers 127.0.0.1:1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

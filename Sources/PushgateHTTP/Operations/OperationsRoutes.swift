@@ -1,6 +1,6 @@
 import NIOHTTP1
 import Prometheus
-import PushWorker
+import PushgateKafka
 
 /// What the operations server answers: `GET /metrics` (Prometheus text format), `GET /health` (2xx while
 /// the worker has no fatal error) and `GET /ready` (2xx once the worker is in its group with partitions

@@ -1,15 +1,21 @@
 import Logging
-import PushgateKafka
 
 /// Commits what an ``OffsetTracker`` says is finished: periodically while running, and once more, with
 /// retries, before leaving.
-struct OffsetCommitter: Sendable {
-    let consumer: KafkaConsumer
-    let tracker: OffsetTracker
-    let logger: Logger
+package struct OffsetCommitter: Sendable {
+    package let consumer: KafkaConsumer
+    package let tracker: OffsetTracker
+    package let logger: Logger
+
+    /// Creates the committer of `tracker`'s offsets through `consumer`.
+    package init(consumer: KafkaConsumer, tracker: OffsetTracker, logger: Logger) {
+        self.consumer = consumer
+        self.tracker = tracker
+        self.logger = logger
+    }
 
     /// Until cancelled: commits every `interval`; throws the limiter's first failure.
-    func commitPeriodically(every interval: Duration, limiter: InFlightLimiter) async throws {
+    package func commitPeriodically(every interval: Duration, limiter: InFlightLimiter) async throws {
         while !Task.isCancelled {
             // A periodic timer: commits are batched over `interval` on purpose (one request, not one per input).
             try await Task.sleep(for: interval)
@@ -22,7 +28,7 @@ struct OffsetCommitter: Sendable {
     /// - Parameter timeout: the longest this commit waits for the coordinator's answer; by default the
     ///   consumer's commit timeout.
     @discardableResult
-    func commit(timeout: Duration? = nil) async -> Bool {
+    package func commit(timeout: Duration? = nil) async -> Bool {
         let offsets = tracker.takeCommittable()
         guard !offsets.isEmpty else { return true }
         do {
@@ -40,7 +46,7 @@ struct OffsetCommitter: Sendable {
     /// - Returns: whether the finished offsets were committed (`false` after five failed attempts, or at
     ///   the deadline).
     @discardableResult
-    func commitFinally(before deadline: ContinuousClock.Instant) async -> Bool {
+    package func commitFinally(before deadline: ContinuousClock.Instant) async -> Bool {
         for attempt in 1...5 {
             let left = deadline - .now
             guard left > .milliseconds(10) else { return false }

@@ -7,7 +7,7 @@ import Synchronization
 /// waiter.
 ///
 /// Its state is behind a mutex; continuations are resumed after it is released.
-final class InFlightLimiter: Sendable {
+package final class InFlightLimiter: Sendable {
     private struct State {
         var inFlight = 0
         var failure: (any Error)?
@@ -21,32 +21,33 @@ final class InFlightLimiter: Sendable {
     private let limit: Int
     private let failed = Atomic<Bool>(false)
 
-    init(limit: Int) { self.limit = max(limit, 1) }
+    /// Creates a limiter of `limit` slots (at least one).
+    package init(limit: Int) { self.limit = max(limit, 1) }
 
     /// The first failure reported, if any.
-    var firstFailure: (any Error)? { state.withLock { $0.failure } }
+    package var firstFailure: (any Error)? { state.withLock { $0.failure } }
 
     /// Whether a failure was reported: a lock-free check, for loops that must stop soon after one.
-    var hasFailed: Bool { failed.load(ordering: .acquiring) }
+    package var hasFailed: Bool { failed.load(ordering: .acquiring) }
 
     /// How many records are in flight.
-    var count: Int { state.withLock { $0.inFlight } }
+    package var count: Int { state.withLock { $0.inFlight } }
 
     /// Whether one more slot is free now.
-    var hasRoom: Bool {
+    package var hasRoom: Bool {
         let limit = self.limit
         return state.withLock { $0.inFlight < limit }
     }
 
     /// Takes one slot at once, free or not: for a reader that checked ``hasRoom`` first (or that must
     /// take a record it was handed anyway).
-    func take() {
+    package func take() {
         state.withLock { $0.inFlight += 1 }
     }
 
     /// Takes `count` slots (at most the limit), waiting until they are all free; earlier waiters are
     /// served first. Throws the failure, or `CancellationError`.
-    func acquire(_ count: Int = 1) async throws {
+    package func acquire(_ count: Int = 1) async throws {
         let limit = self.limit
         let count = min(max(count, 1), limit)
         let id: UInt64 = state.withLock { state in
@@ -86,7 +87,7 @@ final class InFlightLimiter: Sendable {
     }
 
     /// Gives `count` slots back (any thread); wakes the waiters, in order, whose batches now fit.
-    func release(_ count: Int = 1) {
+    package func release(_ count: Int = 1) {
         let limit = self.limit
         let (woken, idle) = state.withLock { state in
             var woken: [CheckedContinuation<Void, any Error>] = []
@@ -107,7 +108,7 @@ final class InFlightLimiter: Sendable {
     }
 
     /// Records the first failure and fails every waiting ``acquire()``.
-    func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         let (waiters, watchers) = state.withLock { state in
             if state.failure == nil { state.failure = error }
             failed.store(true, ordering: .releasing)
@@ -125,7 +126,7 @@ final class InFlightLimiter: Sendable {
 
     /// Waits until the limiter fails and returns its first failure.
     /// - Throws: `CancellationError` when the task is cancelled first.
-    func nextFailure() async throws -> any Error {
+    package func nextFailure() async throws -> any Error {
         let id: UInt64 = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -150,7 +151,7 @@ final class InFlightLimiter: Sendable {
     }
 
     /// Waits until nothing is in flight, or `timeout` passes; `true` when idle.
-    func waitUntilIdle(timeout: Duration) async -> Bool {
+    package func waitUntilIdle(timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,5 +1,4 @@
 import Dispatch
-import PushgateKafka
 import Synchronization
 
 /// Tracks, per assigned partition, which read records have all their outputs acknowledged, and so which
@@ -11,15 +10,15 @@ import Synchronization
 ///
 /// Its state is behind a mutex; a revocation waiting for records in flight sleeps on a semaphore that
 /// finishing records signal.
-final class OffsetTracker: Sendable {
+package final class OffsetTracker: Sendable {
     /// One record being processed: where it came from, under which assignment, and its place in the
     /// partition's read order.
-    struct Ticket: Sendable {
-        let partition: KafkaTopicPartition
-        let epoch: UInt64
-        let offset: Int64
+    package struct Ticket: Sendable {
+        package let partition: KafkaTopicPartition
+        package let epoch: UInt64
+        package let offset: Int64
         /// The record's position among the records read from the partition under this assignment.
-        let sequence: Int
+        package let sequence: Int
     }
 
     /// One assigned partition's records in flight, in read order: parallel arrays indexed by
@@ -34,7 +33,7 @@ final class OffsetTracker: Sendable {
         var committable: Int64?
         var committed: Int64?
 
-        var inFlight: Int { offsets.count - head }
+        package var inFlight: Int { offsets.count - head }
 
         /// Registers a record read under `epoch`; returns its sequence, or `nil` when the partition is
         /// tracked under another epoch or is being revoked. Called in place (`values[index].register`):
@@ -140,8 +139,11 @@ final class OffsetTracker: Sendable {
     /// Signalled when records finish (or the pipeline stops) while a revocation waits for them.
     private let progress = DispatchSemaphore(value: 0)
 
+    /// Creates a tracker of no partition.
+    package init() {}
+
     /// Starts tracking `assigned` partitions under `epoch`.
-    func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
+    package func assign(_ assigned: [KafkaTopicPartition], epoch: UInt64) {
         state.withLock { state in
             state.changePartitions { partitions in
                 for partition in assigned { partitions[partition] = PartitionState(epoch: epoch) }
@@ -152,13 +154,13 @@ final class OffsetTracker: Sendable {
     /// Whether `ticket`'s partition is still tracked under the ticket's assignment (being revoked
     /// counts: its records in flight are drained). A record whose ticket is no longer current must not
     /// be produced: its partition was revoked or lost, and its new owner reads it again.
-    func isCurrent(_ ticket: Ticket) -> Bool {
+    package func isCurrent(_ ticket: Ticket) -> Bool {
         state.withLock { $0.partitions[ticket.partition]?.epoch == ticket.epoch }
     }
 
     /// Registers a read record with `outputs` records to acknowledge; `nil` when the record belongs to
     /// an earlier assignment or a partition being revoked (it must then be skipped, not produced).
-    func begin(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
+    package func begin(_ message: KafkaConsumerMessage, outputs: Int) -> Ticket? {
         state.withLock {
             Self.begin(
                 message.topicPartition, offset: message.offset, epoch: message.assignmentEpoch, outputs: outputs,
@@ -168,7 +170,7 @@ final class OffsetTracker: Sendable {
 
     /// Registers the record at `offset` of `partition`, read under assignment `epoch`, as
     /// ``begin(_:outputs:)`` does.
-    func begin(_ partition: KafkaTopicPartition, offset: Int64, epoch: UInt64, outputs: Int) -> Ticket? {
+    package func begin(_ partition: KafkaTopicPartition, offset: Int64, epoch: UInt64, outputs: Int) -> Ticket? {
         state.withLock { Self.begin(partition, offset: offset, epoch: epoch, outputs: outputs, in: &$0) }
     }
 
@@ -185,7 +187,7 @@ final class OffsetTracker: Sendable {
 
     /// Marks one output of `ticket`'s record acknowledged; `true` when it was the record's last.
     @discardableResult
-    func acknowledge(_ ticket: Ticket) -> Bool {
+    package func acknowledge(_ ticket: Ticket) -> Bool {
         let (last, wake) = state.withLock { state -> (Bool, Bool) in
             let last =
                 state.withPartition(ticket.partition) {
@@ -198,7 +200,7 @@ final class OffsetTracker: Sendable {
     }
 
     /// Marks the records of `tickets` finished, whatever outputs they still counted, under one lock.
-    func finish(_ tickets: [Ticket]) {
+    package func finish(_ tickets: [Ticket]) {
         let wake = state.withLock { state in
             var any = false
             for ticket in tickets {
@@ -213,7 +215,7 @@ final class OffsetTracker: Sendable {
     }
 
     /// The offsets that advanced since they were last taken, marked as being committed.
-    func takeCommittable() -> [KafkaTopicPartitionOffset] {
+    package func takeCommittable() -> [KafkaTopicPartitionOffset] {
         state.withLock { state in
             var result: [KafkaTopicPartitionOffset] = []
             state.withEachPartition { partition, partitionState in
@@ -226,7 +228,7 @@ final class OffsetTracker: Sendable {
     }
 
     /// Forgets that `offsets` were committed, so the next ``takeCommittable()`` offers them again.
-    func commitFailed(_ offsets: [KafkaTopicPartitionOffset]) {
+    package func commitFailed(_ offsets: [KafkaTopicPartitionOffset]) {
         state.withLock { state in
             for entry in offsets {
                 state.withPartition(entry.topicPartition) { partition in
@@ -239,7 +241,7 @@ final class OffsetTracker: Sendable {
     /// The pipeline has stopped: nothing in flight will finish any more (the producer is shut down), so
     /// revocations from now on (the consumer leaving its group) return at once, with what is finished,
     /// and a revocation waiting for records in flight stops waiting.
-    func pipelineDidStop() {
+    package func pipelineDidStop() {
         let wake = state.withLock { state in
             state.pipelineStopped = true
             return state.takeRevocationWaiting()
@@ -252,7 +254,7 @@ final class OffsetTracker: Sendable {
     /// Called on the consumer's poll thread; only one revocation runs at a time.
     /// With `serve`, the wait is spent serving what finishes records (a producer's delivery reports on
     /// the same thread), up to the given time per call, instead of sleeping.
-    func revoke(
+    package func revoke(
         _ revoked: [KafkaTopicPartition], waitingUpTo timeout: Duration,
         serving serve: (@Sendable (Duration) -> Void)? = nil
     ) -> [KafkaTopicPartitionOffset] {
@@ -295,22 +297,32 @@ final class OffsetTracker: Sendable {
     }
 
     /// How many records are in flight in all partitions.
-    var inFlight: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.inFlight } } }
+    package var inFlight: Int { state.withLock { $0.partitions.values.reduce(0) { $0 + $1.inFlight } } }
 }
 
 /// Connects a consumer's rebalances to an ``OffsetTracker``.
-struct OffsetTrackingRebalanceListener: KafkaRebalanceListener {
-    let tracker: OffsetTracker
-    let revokeDrainTimeout: Duration
+package struct OffsetTrackingRebalanceListener: KafkaRebalanceListener {
+    package let tracker: OffsetTracker
+    package let revokeDrainTimeout: Duration
     /// What finishes records while a revocation waits for them, when it must run on the waiting thread
     /// (``OffsetTracker/revoke(_:waitingUpTo:serving:)``).
-    var serveWhileDraining: (@Sendable (Duration) -> Void)? = nil
+    package var serveWhileDraining: (@Sendable (Duration) -> Void)? = nil
 
-    func partitionsAssigned(_ partitions: [KafkaTopicPartition], epoch: UInt64) {
+    /// Creates the listener of `tracker`.
+    package init(
+        tracker: OffsetTracker, revokeDrainTimeout: Duration,
+        serveWhileDraining: (@Sendable (Duration) -> Void)? = nil
+    ) {
+        self.tracker = tracker
+        self.revokeDrainTimeout = revokeDrainTimeout
+        self.serveWhileDraining = serveWhileDraining
+    }
+
+    package func partitionsAssigned(_ partitions: [KafkaTopicPartition], epoch: UInt64) {
         tracker.assign(partitions, epoch: epoch)
     }
 
-    func partitionsRevoked(_ partitions: [KafkaTopicPartition], lost: Bool) -> [KafkaTopicPartitionOffset] {
+    package func partitionsRevoked(_ partitions: [KafkaTopicPartition], lost: Bool) -> [KafkaTopicPartitionOffset] {
         tracker.revoke(partitions, waitingUpTo: lost ? .zero : revokeDrainTimeout, serving: serveWhileDraining)
     }
 }

@@ -1,9 +1,9 @@
-/// How a graceful shutdown shares out ``PushWorkerConfiguration/shutdownTimeout`` (SPEC 7): each step
+/// How a graceful shutdown shares out a worker's shutdown timeout (SPEC 7): each step
 /// ends by its own point in time, measured from when the shutdown began, so that the whole ends within
 /// the timeout whatever each step meets (a step that finishes early leaves its time to the next).
-struct ShutdownBudget: Sendable {
+package struct ShutdownBudget: Sendable {
     /// The steps of the stop sequence, in order, each with the share of the timeout by whose end it is done.
-    enum Step: Sendable {
+    package enum Step: Sendable {
         /// Records in flight finished: 40 %.
         case drained
         /// The last commit: 60 %.
@@ -23,17 +23,18 @@ struct ShutdownBudget: Sendable {
         }
     }
 
-    let start: ContinuousClock.Instant
-    let total: Duration
+    package let start: ContinuousClock.Instant
+    package let total: Duration
 
-    init(total: Duration, start: ContinuousClock.Instant = .now) {
+    /// Starts a budget of `total` at `start`.
+    package init(total: Duration, start: ContinuousClock.Instant = .now) {
         self.total = total
         self.start = start
     }
 
     /// When `step` must be done.
-    func deadline(of step: Step) -> ContinuousClock.Instant { start + total * step.share }
+    package func deadline(of step: Step) -> ContinuousClock.Instant { start + total * step.share }
 
     /// The time left until `step` must be done; zero once past.
-    func left(until step: Step) -> Duration { max(.zero, deadline(of: step) - .now) }
+    package func left(until step: Step) -> Duration { max(.zero, deadline(of: step) - .now) }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import PushDelivery
+import PushgateKafka
+import PushgateLogging
+
+/// Every setting of `pushgate deliver`, resolved from its flags (``DeliverOptions``), then `PUSHGATE_*`
+/// variables, then the defaults of ``Settings/Deliver``, and checked as SPEC 10.8 says: bootstrap servers
+/// given, every platform delivered to has its credentials (the key file readable), a platform named by
+/// `--platforms` without them is an error naming the missing option.
+public struct DeliverSettings: Sendable {
+    /// The worker's configuration.
+    public var delivery: DeliveryConfiguration
+    /// Log level. Default: ``Settings/logLevel``.
+    public var logLevel: Logger.Level
+    /// Log line format. Default: ``Settings/logFormat``.
+    public var logFormat: LogFormat
+
+    /// The platforms this version delivers to.
+    public static let supportedPlatforms: Set<Platform> = [.apns]
+
+    /// The secret values among the librdkafka properties, never to be logged.
+    public var secrets: [String] { KafkaSecrets.secretValues(of: delivery.kafkaProperties) }
+
+    /// Sets up the process's logging (once per process) and returns a logger labelled `label`.
+    public func bootstrapLogging(label: String) -> Logger {
+        let (format, secrets) = (logFormat, self.secrets)
+        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
+        var logger = Logger(label: label)
+        logger.logLevel = logLevel
+        return logger
+    }
+
+    /// Resolves `options` over `environment`; when `checkingFiles`, also that the credential files can be
+    /// read (a blocking check: call it off the cooperative pool).
+    /// - Throws: ``SettingError`` naming the setting and its source.
+    public static func resolve(
+        _ options: DeliverOptions, environment: EnvironmentSettings, checkingFiles: Bool = false
+    ) throws(SettingError) -> DeliverSettings {
+        let reader = SettingReader(environment: environment)
+        typealias S = Settings.Deliver
+        guard let bootstrapServers = try reader.value(S.bootstrapServers, flag: options.bootstrapServers) else {
+            throw SettingError("--bootstrap-servers (or \(S.bootstrapServers.environmentVariable)) is required")
+        }
+        let apns = APNsSettings(
+            keyFile: try reader.value(S.apnsKeyFile, flag: options.apnsKeyFile),
+            keyID: try reader.value(S.apnsKeyID, flag: options.apnsKeyID),
+            teamID: try reader.value(S.apnsTeamID, flag: options.apnsTeamID),
+            bundleID: try reader.value(S.apnsBundleID, flag: options.apnsBundleID),
+            endpoint: try reader.value(S.apnsEndpoint, flag: options.apnsEndpoint),
+            sandboxEndpoint: try reader.value(S.apnsSandboxEndpoint, flag: options.apnsSandboxEndpoint))
+        let named: Set<Platform>?
+        if let text = options.platforms {
+            named = try S.platforms.parser.read(text, name: S.platforms.flag)
+        } else {
+            named = try reader.value(S.platforms, flag: nil as Set<Platform>?)
+        }
+        let platforms = try Self.platforms(named: named, apns: apns)
+        var retry = RetryPolicy()
+        retry.giveUpAfter = try reader.value(S.giveUpAfter, flagText: options.giveUpAfter)
+        let delivery = DeliveryConfiguration(
+            bootstrapServers: bootstrapServers, groupId: try reader.value(S.groupId, flag: options.groupId),
+            platforms: platforms, topics: try reader.value(Settings.topics, flagEntries: options.topics),
+            devicesTopic: try reader.value(S.devicesTopic, flag: options.devicesTopic),
+            receiptsTopic: try reader.value(S.receiptsTopic, flag: options.receiptsTopic),
+            receipts: try reader.value(S.receipts, flagText: options.receipts), apns: apns,
+            caFile: try reader.value(S.caFile, flag: options.caFile),
+            requestTimeout: try reader.value(S.requestTimeout, flagText: options.requestTimeout), retry: retry,
+            maxInFlightRequests: try reader.value(S.maxInFlightRequests, flag: options.maxInFlightRequests),
+            kafkaProperties: try reader.value(Settings.kafkaProperties, flagEntries: options.kafkaProperties),
+            metricsPort: try reader.value(Settings.metricsPort, flag: options.metricsPort),
+            shutdownTimeout: try reader.value(S.shutdownTimeout, flagText: options.shutdownTimeout))
+        if checkingFiles {
+            for (flag, path) in [("--apns-key-file", apns.keyFile), ("--ca-file", delivery.caFile)] {
+                guard let path, platforms.contains(.apns) || flag == "--ca-file" else { continue }
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw SettingError("\(flag): cannot read '\(path)'")
+                }
+            }
+        }
+        return DeliverSettings(
+            delivery: delivery, logLevel: try reader.value(Settings.logLevel, flag: options.logging.logLevel),
+            logFormat: try reader.value(Settings.logFormat, flag: options.logging.logFormat))
+    }
+
+    /// The platforms to deliver to: those named, each with its credentials; without `--platforms`, those
+    /// whose credentials are given (at least one).
+    private static func platforms(named: Set<Platform>?, apns: APNsSettings) throws(SettingError) -> Set<Platform> {
+        guard let named else {
+            guard apns.hasCredentials else {
+                throw SettingError(
+                    "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id "
+                        + "(or their PUSHGATE_APNS_* variables)")
+            }
+            return [.apns]
+        }
+        for platform in named.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard supportedPlatforms.contains(platform) else {
+                throw SettingError("--platforms: \(platform.rawValue) is not delivered by this version (only apns)")
+            }
+        }
+        if named.contains(.apns), let missing = apns.missingCredentialOption {
+            throw SettingError("--platforms apns needs \(missing)")
+        }
+        guard !named.isEmpty else { throw SettingError("--platforms names no platform") }
+        return named
+    }
+}

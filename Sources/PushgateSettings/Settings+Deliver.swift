@@ -1,0 +1,170 @@
+import PushDelivery
+import PushModel
+
+extension Settings {
+    /// Every setting of `pushgate deliver` (SPEC 10.8), defined once as those of `run` are: its options
+    /// (``DeliverOptions``), its help and the table of docs/configuration.md come from here. Flags and
+    /// `PUSHGATE_*` variables only: `deliver` reads no configuration file. The settings it shares with `run`
+    /// (`--topic`, `-X`, `--metrics-port`, logging) are `run`'s definitions.
+    public enum Deliver {
+        /// The defaults of ``DeliveryConfiguration``, where they are defined.
+        private static let defaults = DeliveryConfiguration(bootstrapServers: "")
+
+        /// `--bootstrap-servers` (required).
+        public static let bootstrapServers = Setting<String?>(
+            "bootstrap-servers", inFile: false, default: nil, described: "none: required",
+            summary: "Kafka bootstrap servers (host:port,...)", parser: .optional(.text))
+
+        /// `--group-id`.
+        public static let groupId = Setting<String>(
+            "group-id", inFile: false, default: defaults.groupId, summary: "The consumer group", parser: .text)
+
+        /// `--platforms`.
+        public static let platforms = Setting<Set<Platform>?>(
+            "platforms", inFile: false, default: nil, described: "those whose credentials are given",
+            summary: "The platforms to deliver to, comma-separated: apns", valueName: "PLATFORMS",
+            parser: .optional(.platforms))
+
+        /// `--devices-topic`.
+        public static let devicesTopic = Setting<String>(
+            "devices-topic", inFile: false, default: defaults.devicesTopic, summary: "The device directory topic",
+            parser: .text)
+
+        /// `--receipts-topic`.
+        public static let receiptsTopic = Setting<String>(
+            "receipts-topic", inFile: false, default: defaults.receiptsTopic, summary: "The receipts topic",
+            parser: .text)
+
+        /// `--receipts`.
+        public static let receipts = Setting<ReceiptSelection>(
+            "receipts", inFile: false, default: defaults.receipts,
+            summary: "Which outcomes get a receipt: " + ReceiptSelection.names, parser: .choice)
+
+        /// `--apns-key-file`.
+        public static let apnsKeyFile = Setting<String?>(
+            "apns-key-file", inFile: false, default: nil, described: "none",
+            summary: "The APNs signing key (.p8, PKCS#8 PEM), read at start", valueName: "FILE",
+            parser: .optional(.text))
+
+        /// `--apns-key-id`.
+        public static let apnsKeyID = Setting<String?>(
+            "apns-key-id", inFile: false, default: nil, described: "none", summary: "The APNs key's id (JWT kid)",
+            parser: .optional(.text))
+
+        /// `--apns-team-id`.
+        public static let apnsTeamID = Setting<String?>(
+            "apns-team-id", inFile: false, default: nil, described: "none",
+            summary: "The Apple developer team id (JWT iss)", parser: .optional(.text))
+
+        /// `--apns-bundle-id`.
+        public static let apnsBundleID = Setting<String?>(
+            "apns-bundle-id", inFile: false, default: nil, described: "none: devices name their app",
+            summary: "The bundle id of APNs devices without app, and of broadcasts", parser: .optional(.text))
+
+        /// `--apns-endpoint`.
+        public static let apnsEndpoint = Setting<String?>(
+            "apns-endpoint", inFile: false, default: nil, described: "`https://api.push.apple.com`",
+            summary: "The APNs endpoint of production devices and broadcasts", valueName: "URL",
+            parser: .optional(.httpsURL))
+
+        /// `--apns-sandbox-endpoint`.
+        public static let apnsSandboxEndpoint = Setting<String?>(
+            "apns-sandbox-endpoint", inFile: false, default: nil, described: "`https://api.sandbox.push.apple.com`",
+            summary: "The APNs endpoint of development devices", valueName: "URL", parser: .optional(.httpsURL))
+
+        /// `--ca-file`.
+        public static let caFile = Setting<String?>(
+            "ca-file", inFile: false, default: nil, described: "none: the system's",
+            summary: "Further trusted CA certificates (PEM) for every HTTPS connection", valueName: "FILE",
+            parser: .optional(.text))
+
+        /// `--request-timeout`.
+        public static let requestTimeout = Setting<Duration>(
+            "request-timeout", inFile: false, default: defaults.requestTimeout,
+            summary: "How long a push service may take to answer before the request is retried",
+            valueName: "DURATION", parser: .duration(.milliseconds(100)...Duration.seconds(3600)))
+
+        /// `--give-up-after`.
+        public static let giveUpAfter = Setting<Duration>(
+            "give-up-after", inFile: false, default: defaults.retry.giveUpAfter,
+            summary: "How long after its first try a push without a final answer is expired",
+            valueName: "DURATION", parser: .duration(.seconds(1)...Duration.seconds(30 * 86_400)))
+
+        /// `--max-in-flight-requests`.
+        public static let maxInFlightRequests = Setting<Int>(
+            "max-in-flight-requests", inFile: false, default: defaults.maxInFlightRequests,
+            summary: "Most concurrent requests per platform", parser: .integer(1...100_000))
+
+        /// `--shutdown-timeout`.
+        public static let shutdownTimeout = Setting<Duration>(
+            "shutdown-timeout", inFile: false, default: defaults.shutdownTimeout,
+            summary: "How long SIGTERM or SIGINT may take to stop in all; pushes without a final outcome by "
+                + "then are abandoned, uncommitted, and sent again by the next member",
+            valueName: "DURATION", parser: .duration(.milliseconds(100)...Duration.seconds(3600)))
+
+        /// Every setting of `pushgate deliver`, in the order of its help and of its settings table.
+        public static let all: [any SettingDefinition] = [
+            bootstrapServers, groupId, platforms, Settings.topics, devicesTopic, receiptsTopic, receipts, apnsKeyFile,
+            apnsKeyID, apnsTeamID, apnsBundleID, apnsEndpoint, apnsSandboxEndpoint, caFile, requestTimeout,
+            giveUpAfter, maxInFlightRequests, Settings.kafkaProperties, Settings.metricsPort, Settings.logLevel,
+            Settings.logFormat, shutdownTimeout,
+        ]
+
+        /// The table of `pushgate deliver` settings in docs/configuration.md (Markdown), one row per setting
+        /// of ``all``; `DeliverSettingsTests` fails when the page's table differs.
+        public static var markdownTable: String {
+            var lines = ["| `deliver` option | environment | default |", "|---|---|---|"]
+            for setting in all.map(\.documentation) {
+                let option = setting.option ?? "`\(setting.flag)`"
+                lines.append(
+                    "| \(option) | `\(setting.environmentVariable)`\(setting.environmentNote) | \(setting.defaultDescription) |"
+                )
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        /// Every variable of `pushgate deliver`, for its help text.
+        public static var environmentVariableList: String {
+            all.map { $0.environmentVariable + $0.documentation.variableHelp }.joined(separator: ", ")
+        }
+    }
+}
+
+extension ReceiptSelection: SettingChoice {}
+
+extension SettingParser where Value == Set<Platform> {
+    /// `--platforms`: a comma-separated list of platform names (`apns`, `fcm`, `webpush`), exact lower-case
+    /// names, a repeat allowed.
+    public static var platforms: Self {
+        Self(
+            parse: { text, name throws(SettingError) in
+                var platforms: Set<Platform> = []
+                for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard let platform = Platform(rawValue: String(part)) else {
+                        throw SettingError(
+                            "\(name): '\(text)' is not a comma-separated list of "
+                                + Platform.allCases.map(\.rawValue).joined(separator: ", ")
+                                + " (exact lower-case names, no spaces)")
+                    }
+                    platforms.insert(platform)
+                }
+                return platforms
+            },
+            describe: { "`" + $0.map(\.rawValue).sorted().joined(separator: ",") + "`" })
+    }
+}
+
+extension SettingParser where Value == String {
+    /// An absolute `https` URL with a host (an endpoint: SPEC 10.3 takes endpoints from configuration only).
+    public static var httpsURL: Self {
+        Self(
+            parse: { text, _ in text },
+            check: { text, name throws(SettingError) in
+                let lower = text.lowercased()
+                guard lower.hasPrefix("https://"), lower.count > "https://".count,
+                    !lower.dropFirst("https://".count).hasPrefix("/")
+                else { throw SettingError("\(name) must be an https URL with a host, not '\(text)'") }
+            },
+            describe: { "`\($0)`" })
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PushDelivery
+import PushModel
+import PushgateSettings
+import Testing
+
+/// `pushgate deliver`'s settings (SPEC 10.8): one definition each, flags over variables over defaults,
+/// and the usage errors that name the option.
+struct DeliverSettingsTests {
+    private let credentials = [
+        "--apns-key-file", "key.p8", "--apns-key-id", "KEY1234567", "--apns-team-id", "TEAM123456",
+    ]
+
+    private func resolve(_ flags: [String], environment: [String: String] = [:]) throws -> DeliverSettings {
+        try DeliverSettings.resolve(try DeliverOptions.parse(flags), environment: EnvironmentSettings(environment))
+    }
+
+    private func failure(_ flags: [String], environment: [String: String] = [:]) -> String {
+        do {
+            _ = try resolve(flags, environment: environment)
+            return "no error"
+        } catch let error as SettingError {
+            return error.description
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func theConfigurationPageTableIsTheDefinitionsTable() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/configuration.md")
+        let lines = try String(contentsOf: page, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map(String.init)
+        let start = try #require(lines.firstIndex(of: "| `deliver` option | environment | default |"))
+        let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+        #expect(
+            table == Settings.Deliver.markdownTable,
+            "docs/configuration.md's deliver table differs; paste Settings.Deliver.markdownTable:\n\(Settings.Deliver.markdownTable)"
+        )
+    }
+
+    @Test func theDeliverOptionsAreTheSettingsInOrder() {
+        let help = DeliverOptions.helpMessage(columns: 1000)
+        let options = help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let first = words.first, first.hasPrefix("-"), first != "-h," else { return nil }
+            return String(first.split(separator: "/").first ?? first)
+        }
+        #expect(options == Settings.Deliver.all.map(\.flag))
+    }
+
+    @Test func defaultsAreTheContracts() throws {
+        let settings = try resolve(["--bootstrap-servers", "k:9092"] + credentials)
+        let delivery = settings.delivery
+        #expect(delivery.groupId == "pushgate-deliver" && delivery.platforms == [.apns])
+        #expect(delivery.devicesTopic == "push.devices" && delivery.receiptsTopic == "push.receipts")
+        #expect(delivery.receipts == .failures && delivery.requestTimeout == .seconds(30))
+        #expect(delivery.retry.giveUpAfter == .seconds(86_400) && delivery.maxInFlightRequests == 1000)
+        #expect(delivery.shutdownTimeout == .seconds(10))
+        #expect(delivery.deliveredTopics == ["push.apns", "push.adobe.carousel", "push.fb.card"])
+        #expect(delivery.apns.keyID == "KEY1234567" && delivery.apns.bundleID == nil)
+    }
+
+    @Test func flagsWinOverVariablesWhichWinOverDefaults() throws {
+        let settings = try resolve(
+            ["--bootstrap-servers", "k:9092", "--receipts", "all", "--topic", "apns=ios.out", "--give-up-after", "2h"]
+                + credentials,
+            environment: [
+                "PUSHGATE_RECEIPTS": "none", "PUSHGATE_REQUEST_TIMEOUT": "500ms", "PUSHGATE_GROUP_ID": "g2",
+                "PUSHGATE_MAX_IN_FLIGHT_REQUESTS": "50", "PUSHGATE_APNS_BUNDLE_ID": "com.example.app",
+            ])
+        let delivery = settings.delivery
+        #expect(delivery.receipts == .all && delivery.requestTimeout == .milliseconds(500))
+        #expect(delivery.groupId == "g2" && delivery.maxInFlightRequests == 50)
+        #expect(delivery.retry.giveUpAfter == .seconds(7200) && delivery.apns.bundleID == "com.example.app")
+        #expect(delivery.deliveredTopics == ["ios.out", "push.adobe.carousel", "push.fb.card"])
+        #expect(delivery.format(ofTopic: "ios.out") == .apns)
+    }
+
+    @Test func credentialsMayComeFromVariables() throws {
+        let settings = try resolve(
+            ["--bootstrap-servers", "k:9092"],
+            environment: [
+                "PUSHGATE_APNS_KEY_FILE": "k.p8", "PUSHGATE_APNS_KEY_ID": "K", "PUSHGATE_APNS_TEAM_ID": "T",
+            ])
+        #expect(settings.delivery.platforms == [.apns] && settings.delivery.apns.keyFile == "k.p8")
+    }
+
+    @Test func usageErrorsNameTheOption() {
+        #expect(failure(credentials) == "--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--platforms", "apns", "--apns-key-file", "k.p8"])
+                == "--platforms apns needs --apns-key-id")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092"]).hasPrefix(
+                "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id"))
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--platforms", "apns,fcm"] + credentials)
+                == "--platforms: fcm is not delivered by this version (only apns)")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--platforms", "apns, fcm"] + credentials)
+                == "--platforms: 'apns, fcm' is not a comma-separated list of apns, fcm, webpush (exact lower-case names, no spaces)"
+        )
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--receipts", "some"] + credentials)
+                == "--receipts must be one of failures, all, none, not 'some'")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--apns-endpoint", "http://x"] + credentials)
+                == "--apns-endpoint must be an https URL with a host, not 'http://x'")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--request-timeout", "soon"] + credentials)
+                == "--request-timeout must be a duration (a whole number with ms, s, m or h; seconds without), not 'soon'"
+        )
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--max-in-flight-requests", "0"] + credentials)
+                == "--max-in-flight-requests must be at least 1 and at most 100000, not 0")
+    }
+
+    @Test func anUnreadableKeyFileIsAUsageError() {
+        let missing = "/nonexistent-\(UInt32.random(in: 0...UInt32.max)).p8"
+        let flags = [
+            "--bootstrap-servers", "k:9092", "--apns-key-file", missing, "--apns-key-id", "K", "--apns-team-id", "T",
+        ]
+        do {
+            _ = try DeliverSettings.resolve(
+                try DeliverOptions.parse(flags), environment: EnvironmentSettings([:]), checkingFiles: true)
+            Issue.record("resolved with an unreadable key file")
+        } catch {
+            #expect("\(error)" == "--apns-key-file: cannot read '\(missing)'")
+        }
+    }
+}
