@@ -101,7 +101,7 @@ format:
 ## The Swift test targets that start an embedded broker (and talk to it with Python clients or over real sockets):
 ## in `make test`, not `make check`. Every other test target needs no broker and is in `make check`.
 INTEGRATION_SWIFT_TARGETS := PushgateKafkaIntegrationTests PushWorkerIntegrationTests PushgateHTTPIntegrationTests \
-  PushgateConsoleIntegrationTests
+  PushgateConsoleIntegrationTests PushDeliveryIntegrationTests
 # The same as a regular expression over test identifiers (TARGET.SUITE/TEST), for `swift test --filter` and `--skip`.
 empty :=
 INTEGRATION_SWIFT_FILTER := ($(subst $(empty) $(empty),|,$(strip $(INTEGRATION_SWIFT_TARGETS))))\.

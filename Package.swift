@@ -148,6 +148,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PushDeliveryIntegrationTests",
+            dependencies: [
+                "PushDelivery", "PushModel", "PushgateTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PushgateKafkaTests",
             dependencies: [
                 "PushgateKafka", "CRdKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),

@@ -497,14 +497,14 @@ async def serve(options):
     if options.script:
         with open(options.script) as file:
             script = json.load(file)
-    directory = tempfile.mkdtemp(prefix="apns-standin-")
-    ca_path, certificate_path, key_path = make_certificates(directory)
-    with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
-        target.write(source.read())
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(certificate_path, key_path)
     context.set_alpn_protocols(["h2"])
+    with tempfile.TemporaryDirectory(prefix="apns-standin-") as directory:
+        ca_path, certificate_path, key_path = make_certificates(directory)
+        with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
+            target.write(source.read())
+        context.load_cert_chain(certificate_path, key_path)
     log = open(options.log, "a", buffering=1)
     standin = StandIn(options, verify_key, script, log)
 
@@ -523,6 +523,8 @@ async def serve(options):
                       "sandbox_port": sandbox.sockets[0].getsockname()[1], "ca": options.ca_out}), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # A parent may start it with these signals blocked (Foundation's Process does), which would make it deaf to them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     async with production, sandbox:
