@@ -266,6 +266,27 @@ class StandInTests(unittest.TestCase):
         self.assertEqual(self.send(token="b8" * 32), {"reset": True})
         self.assertEqual([line["answer"]["action"] for line in self.logged("/3/device/" + "b5" * 32)], ["no_answer"])
 
+    def test_a_new_token_sooner_than_the_update_interval_on_one_connection_is_refused(self):
+        process = subprocess.Popen(
+            [sys.executable, STANDIN, "--verify-key", os.path.join(self.directory.name, "AuthKey.p8"), "--key-id",
+             KEY_ID, "--team-id", TEAM_ID, "--bundle-id", BUNDLE, "--ca-out", self.ca + ".2",
+             "--log", self.log + ".2", "--token-update-interval", "1200"], stdout=subprocess.PIPE, text=True)
+        try:
+            port = json.loads(process.stdout.readline())["production_port"]
+            client = Client(port, self.ca + ".2")
+            headers = [("apns-push-type", "alert"), ("apns-topic", BUNDLE)]
+            first, second = provider_token(self.key, iat=int(time.time()) - 10), provider_token(self.key)
+            path = f"/3/device/{TOKEN}"
+            answers = [client.request(path, [("authorization", "bearer " + jwt)] + headers, b"{}")
+                       for jwt in (first, first, second)]
+            client.close()
+            self.assertEqual([self.reason(answer) for answer in answers],
+                             [(200, None), (200, None), (429, "TooManyProviderTokenUpdates")])
+        finally:
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+
     def test_a_client_without_h2_is_refused(self):
         context = ssl.create_default_context(cafile=self.ca)
         context.set_alpn_protocols(["http/1.1"])
