@@ -35,7 +35,7 @@ struct APNsSenderFaultTests {
         let standIn = try await APNsStandIn(
             answers: Dictionary(
                 uniqueKeysWithValues: tokens.map {
-                    ($0, [Answer(status: 403, reason: "ExpiredProviderToken", delay: 0.3)])
+                    ($0, [Answer(status: 403, reason: "ExpiredProviderToken", delay: 1)])
                 }
             ))
         let answers = try await APNsSenderIntegrationTests.withSender(standIn) { sender in

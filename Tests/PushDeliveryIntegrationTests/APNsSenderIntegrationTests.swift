@@ -35,7 +35,7 @@ struct APNsSenderIntegrationTests {
     /// client.
     static func withSender<T>(
         _ standIn: APNsStandIn, key: P256.Signing.PrivateKey? = nil, teamID: String = APNsStandIn.teamID,
-        requestTimeout: Duration = .seconds(5), trustCA: Bool = true, productionPort: Int? = nil,
+        requestTimeout: Duration = .seconds(10), trustCA: Bool = true, productionPort: Int? = nil,
         logger: Logger = Logger(label: "apns-test"), _ body: (APNsSender) async throws -> T
     ) async throws -> T {
         let http = try PushHTTPClient(
