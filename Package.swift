@@ -150,9 +150,10 @@ let package = Package(
         .testTarget(
             name: "PushDeliveryIntegrationTests",
             dependencies: [
-                "PushDelivery", "PushModel", "PushgateTestSupport",
+                "PushDelivery", "PushModel", "PushgateKafka", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -15,12 +15,12 @@ struct APNsProviderTokenTests {
     func parts(_ token: String) throws -> (header: [String: Any], claims: [String: Any], signature: [UInt8]) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         try #require(parts.count == 3)
-        let header = try #require(Base64URL.decode(parts[0]))
-        let claims = try #require(Base64URL.decode(parts[1]))
+        let header = try #require(Base64URLCoding.decode(parts[0]))
+        let claims = try #require(Base64URLCoding.decode(parts[1]))
         return (
             try #require(JSONSerialization.jsonObject(with: Data(header)) as? [String: Any]),
             try #require(JSONSerialization.jsonObject(with: Data(claims)) as? [String: Any]),
-            try #require(Base64URL.decode(parts[2]))
+            try #require(Base64URLCoding.decode(parts[2]))
         )
     }
 
@@ -41,8 +41,8 @@ struct APNsProviderTokenTests {
     @Test func theHeaderAndClaimsAreTheExactBytesOfTheContract() throws {
         let token = try tokens().current()
         let parts = token.split(separator: ".").map(String.init)
-        #expect(Base64URL.decode(parts[0]) == Array(#"{"alg":"ES256","kid":"KEYID12345"}"#.utf8))
-        #expect(Base64URL.decode(parts[1]) == Array(#"{"iss":"TEAMID6789","iat":1800000000}"#.utf8))
+        #expect(Base64URLCoding.decode(parts[0]) == Array(#"{"alg":"ES256","kid":"KEYID12345"}"#.utf8))
+        #expect(Base64URLCoding.decode(parts[1]) == Array(#"{"iss":"TEAMID6789","iat":1800000000}"#.utf8))
     }
 
     @Test func oneTokenServesItsWholeLifetimeThenANewOneIsMade() throws {

@@ -33,7 +33,7 @@ public final class APNsProviderToken: Sendable {
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.keyBytes = Array(key.rawRepresentation)
-        self.header = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\(Self.jsonString(keyID))}".utf8))
+        self.header = Base64URLCoding.encode(Array("{\"alg\":\"ES256\",\"kid\":\(Self.jsonString(keyID))}".utf8))
         self.teamID = teamID
         self.clock = now
     }
@@ -63,11 +63,11 @@ public final class APNsProviderToken: Sendable {
     }
 
     private func make(issuedAt: Int64) throws -> String {
-        let claims = Base64URL.encode(Array("{\"iss\":\(Self.jsonString(teamID)),\"iat\":\(issuedAt)}".utf8))
+        let claims = Base64URLCoding.encode(Array("{\"iss\":\(Self.jsonString(teamID)),\"iat\":\(issuedAt)}".utf8))
         let signingInput = header + "." + claims
         let key = try P256.Signing.PrivateKey(rawRepresentation: keyBytes)
         let signature = try key.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        return signingInput + "." + Base64URLCoding.encode(signature.rawRepresentation)
     }
 
     /// `text` as a JSON string (quotes, backslashes and control characters escaped).

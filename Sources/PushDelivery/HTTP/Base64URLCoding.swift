@@ -1,5 +1,5 @@
 /// Base64url without padding (RFC 4648 section 5), as JWS (RFC 7515) and web push write binary values.
-public enum Base64URL {
+public enum Base64URLCoding {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The base64url text of `bytes`, without `=` padding.
