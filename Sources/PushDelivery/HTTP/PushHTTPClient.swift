@@ -80,7 +80,7 @@ public final class PushHTTPClient: Sendable {
         do {
             response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
         } catch {
-            return .failed(Self.failure(error))
+            return .failed(Self.failure(error, taskCancelled: Task.isCancelled))
         }
         let fields = response.headers.map { (name: $0.name, value: $0.value) }
         let body: [UInt8]?
@@ -102,10 +102,12 @@ public final class PushHTTPClient: Sendable {
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    /// The kind of failure an error of the HTTP client stands for.
-    static func failure(_ error: any Error) -> HTTPFailure {
+    /// The kind of failure an error of the HTTP client stands for. AsyncHTTPClient reports a cancelled task and a
+    /// request its connection dropped before sending it with the same error: only the first is `cancelled`.
+    static func failure(_ error: any Error, taskCancelled: Bool) -> HTTPFailure {
         let type = String(reflecting: Swift.type(of: error))
-        return HTTPFailure(kind: kind(of: error, type: type), errorType: type)
+        let kind = taskCancelled ? .cancelled : kind(of: error, type: type)
+        return HTTPFailure(kind: kind, errorType: type)
     }
 
     private static func kind(of error: any Error, type: String) -> HTTPFailure.Kind {
@@ -116,7 +118,7 @@ public final class PushHTTPClient: Sendable {
             case .connectTimeout, .getConnectionFromPoolTimeout: return .connectFailed
             case .tlsHandshakeTimeout: return .tlsFailed
             case .remoteConnectionClosed, .uncleanShutdown: return .connectionClosed
-            case .cancelled: return .cancelled
+            case .cancelled: return .connectionClosed  // not the task: the connection dropped the request
             default: return .requestFailed
             }
         }
