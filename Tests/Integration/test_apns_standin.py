@@ -1,0 +1,302 @@
+"""Self-test of the stand-in APNs (standins/apns_standin.py), with an HTTP/2 client of h2's own, no broker:
+`python3 -m unittest discover -s Tests/Integration -p 'test_*.py'`."""
+import base64
+import json
+import os
+import select
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import h2.config
+import h2.connection
+import h2.events
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+STANDIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins", "apns_standin.py")
+KEY_ID = "KEYID12345"
+TEAM_ID = "TEAMID6789"
+BUNDLE = "com.example.shop"
+TOKEN = "a0" * 32
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def provider_token(key, kid=KEY_ID, iss=TEAM_ID, iat=None, alg="ES256"):
+    """A provider token as Apple wants it: ES256, the signature as r||s."""
+    header = b64url(json.dumps({"alg": alg, "kid": kid}).encode())
+    claims = b64url(json.dumps({"iss": iss, "iat": int(time.time()) if iat is None else iat}).encode())
+    r, s = decode_dss_signature(key.sign(f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256())))
+    return f"{header}.{claims}.{b64url(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+
+
+class Client:
+    """One HTTP/2 connection over TLS that trusts the stand-in's CA; one request at a time."""
+
+    def __init__(self, port, ca):
+        context = ssl.create_default_context(cafile=ca)
+        context.set_alpn_protocols(["h2"])
+        self.socket = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
+                                          server_hostname="localhost")
+        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        self.h2.initiate_connection()
+        self.socket.sendall(self.h2.data_to_send())
+
+    def close(self):
+        self.socket.close()
+
+    def request(self, path, headers, body=b"", method="POST", timeout=5.0):
+        stream = self.h2.get_next_available_stream_id()
+        self.h2.send_headers(stream, [(":method", method), (":scheme", "https"), (":authority", "localhost"),
+                                      (":path", path)] + list(headers), end_stream=not body)
+        if body:
+            self.h2.send_data(stream, body, end_stream=True)
+        self.socket.sendall(self.h2.data_to_send())
+        answer = {"headers": {}, "body": b""}
+        deadline = time.monotonic() + timeout
+        while True:
+            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                data = self.socket.recv(65536)
+            except socket.timeout:
+                return {"timeout": True}
+            except (ConnectionError, ssl.SSLError):
+                data = b""
+            if not data:
+                return {"closed": True}
+            for event in self.h2.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
+                    answer["headers"] = dict(event.headers)
+                    answer["status"] = int(answer["headers"][":status"])
+                elif isinstance(event, h2.events.DataReceived) and event.stream_id == stream:
+                    answer["body"] += event.data
+                    self.h2.acknowledge_received_data(event.flow_controlled_length, stream)
+                elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
+                    return answer
+                elif isinstance(event, h2.events.StreamReset) and event.stream_id == stream:
+                    return {"reset": True}
+                elif isinstance(event, h2.events.ConnectionTerminated):
+                    return {"goaway": json.loads(event.additional_data or b"{}"),
+                            "last_stream_id": event.last_stream_id, "stream": stream}
+            self.socket.sendall(self.h2.data_to_send())
+
+
+class StandInTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        cls.key = ec.generate_private_key(ec.SECP256R1())
+        key_path = os.path.join(cls.directory.name, "AuthKey.p8")
+        with open(key_path, "wb") as file:
+            file.write(cls.key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                             serialization.NoEncryption()))
+        cls.ca = os.path.join(cls.directory.name, "ca.pem")
+        cls.log = os.path.join(cls.directory.name, "requests.jsonl")
+        script = {
+            "answers": {
+                "b1" * 32: [{"status": 410, "reason": "Unregistered", "timestamp": 1700000000123}],
+                "b2" * 32: [{"status": 429, "reason": "TooManyRequests", "retry_after": "7"}],
+                "b3" * 32: [{"status": 502, "action": "garbage"}],
+                "b4" * 32: [{"action": "goaway", "reason": "Shutdown"}],
+                "b5" * 32: [{"action": "no_answer"}],
+                "b6" * 32: [{"action": "close"}],
+                "b7" * 32: [{"delay": 0.3, "status": 503, "reason": "ServiceUnavailable"}, {}],
+                "b8" * 32: [{"action": "reset"}],
+                "b9" * 32: [{"status": 400, "reason": "BadDeviceToken"}],
+            },
+            "environments": {"c1" * 32: "development"},
+        }
+        script_path = os.path.join(cls.directory.name, "script.json")
+        with open(script_path, "w") as file:
+            json.dump(script, file)
+        cls.process = subprocess.Popen(
+            [sys.executable, STANDIN, "--verify-key", key_path, "--key-id", KEY_ID, "--team-id", TEAM_ID,
+             "--bundle-id", BUNDLE, "--ca-out", cls.ca, "--log", cls.log, "--script", script_path],
+            stdout=subprocess.PIPE, text=True)
+        ready, _, _ = select.select([cls.process.stdout], [], [], 20)
+        if not ready:
+            cls.process.kill()
+            raise RuntimeError("the stand-in did not start")
+        cls.ports = json.loads(cls.process.stdout.readline())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.process.terminate()
+        cls.process.wait(10)
+        cls.process.stdout.close()
+        cls.directory.cleanup()
+
+    def send(self, token=TOKEN, push_type="alert", topic=BUNDLE, body=b'{"aps":{"alert":"Hi"}}', extra=(),
+             jwt=None, sandbox=False, path=None, method="POST", timeout=5.0, drop=()):
+        headers = [("authorization", "bearer " + (jwt or provider_token(self.key))), ("apns-push-type", push_type),
+                   ("apns-topic", topic), ("apns-priority", "10")]
+        headers = [(name, value) for name, value in headers if name not in drop] + list(extra)
+        client = Client(self.ports["sandbox_port" if sandbox else "production_port"], self.ca)
+        try:
+            return client.request(path or f"/3/device/{token}", headers, body, method=method, timeout=timeout)
+        finally:
+            client.close()
+
+    def reason(self, answer):
+        return answer.get("status"), json.loads(answer["body"]).get("reason") if answer.get("body") else None
+
+    def logged(self, path):
+        with open(self.log) as file:
+            return [line for line in map(json.loads, file) if line["path"] == path]
+
+    def test_a_valid_push_is_answered_200_with_its_apns_id_and_logged_without_its_token(self):
+        apns_id = "3f1c2b1e-1d2a-8b4c-9d8e-0123456789ab"
+        token = "d1" * 32
+        jwt = provider_token(self.key)
+        answer = self.send(token=token, jwt=jwt, extra=[("apns-id", apns_id), ("apns-collapse-id", "c")])
+        self.assertEqual((answer["status"], answer["headers"]["apns-id"], answer["body"]), (200, apns_id, b""))
+        line = self.logged(f"/3/device/{token}")[-1]
+        self.assertEqual(line["headers"]["apns-collapse-id"], "c")
+        self.assertNotIn("authorization", line["headers"])
+        self.assertEqual((line["jwt"]["kid"], line["jwt"]["iss"], line["environment"]), (KEY_ID, TEAM_ID,
+                                                                                       "production"))
+        self.assertEqual(line["body"], '{"aps":{"alert":"Hi"}}')
+        with open(self.log) as file:
+            self.assertNotIn(jwt.split(".")[2], file.read())
+
+    def test_provider_tokens_are_checked_as_apple_checks_them(self):
+        other = ec.generate_private_key(ec.SECP256R1())
+        cases = {
+            "MissingProviderToken": dict(drop=("authorization",)),
+            "InvalidProviderToken": dict(jwt=provider_token(other)),
+        }
+        for reason, arguments in cases.items():
+            self.assertEqual(self.reason(self.send(**arguments)), (403, reason), reason)
+        for jwt in (provider_token(self.key, kid="OTHERKEY12"), provider_token(self.key, iss="OTHERTEAM1"),
+                    provider_token(self.key, iat=int(time.time()) + 120), provider_token(self.key, alg="ES384"),
+                    provider_token(self.key, iat=str(int(time.time()))), provider_token(self.key) + "A"):
+            self.assertEqual(self.reason(self.send(jwt=jwt)), (403, "InvalidProviderToken"), jwt.split(".")[1])
+        old = provider_token(self.key, iat=int(time.time()) - 3700)
+        self.assertEqual(self.reason(self.send(jwt=old)), (403, "ExpiredProviderToken"))
+
+    def test_headers_paths_and_sizes_are_checked(self):
+        live = f"{BUNDLE}.push-type.liveactivity"
+        cases = [
+            ((400, "InvalidPushType"), dict(push_type="banner")),
+            ((400, "InvalidPushType"), dict(drop=("apns-push-type",))),
+            ((400, "MissingTopic"), dict(drop=("apns-topic",))),
+            ((400, "TopicDisallowed"), dict(topic="com.example.other")),
+            ((400, "BadTopic"), dict(push_type="liveactivity")),
+            ((400, "BadTopic"), dict(topic=live)),
+            ((400, "BadPriority"), dict(extra=[("apns-priority", "7")], drop=("apns-priority",))),
+            ((400, "BadPriority"), dict(push_type="background")),
+            ((400, "BadExpirationDate"), dict(extra=[("apns-expiration", "soon")])),
+            ((400, "BadMessageId"), dict(extra=[("apns-id", "3F1C2B1E-1D2A-8B4C-9D8E-0123456789AB")])),
+            ((400, "BadCollapseId"), dict(extra=[("apns-collapse-id", "x" * 65)])),
+            ((400, "DuplicateHeaders"), dict(extra=[("apns-topic", BUNDLE)])),
+            ((400, "PayloadEmpty"), dict(body=b"")),
+            ((413, "PayloadTooLarge"), dict(body=b"x" * 4097)),
+            ((400, "BadDeviceToken"), dict(token="A0" * 32)),
+            ((400, "BadDeviceToken"), dict(token="abc")),
+            ((400, "MissingDeviceToken"), dict(token="")),
+            ((404, "BadPath"), dict(path="/3/devices/" + TOKEN)),
+            ((405, "MethodNotAllowed"), dict(method="GET", body=b"")),
+            ((400, "BadDeviceToken"), dict(token="c1" * 32)),
+        ]
+        for expected, arguments in cases:
+            self.assertEqual(self.reason(self.send(**arguments)), expected, arguments)
+        self.assertEqual(self.send(push_type="liveactivity", topic=live)["status"], 200)
+        self.assertEqual(self.send(push_type="voip", topic=BUNDLE + ".voip", body=b"x" * 5120)["status"], 200)
+        self.assertEqual(self.send(token="c1" * 32, sandbox=True)["status"], 200)
+        self.assertEqual(self.logged("/3/device/" + "c1" * 32)[-1]["environment"], "sandbox")
+
+    def test_broadcasts_are_checked(self):
+        path = f"/4/broadcasts/apps/{BUNDLE}"
+        base = [("apns-channel-id", "dHN0LXNyY2gtY2hubA=="), ("apns-expiration", "0")]
+        body = b'{"aps":{"event":"update","content-state":{},"timestamp":1}}'
+        answer = self.send(path=path, push_type="liveactivity", extra=base, drop=("apns-topic",), body=body)
+        self.assertEqual(answer["status"], 200)
+        self.assertIn("apns-request-id", answer["headers"])
+        cases = [
+            ((400, "MissingChannelId"), dict(extra=base[1:])),
+            ((400, "BadExpirationDate"), dict(extra=base[:1])),
+            ((400, "InvalidPushType"), dict(extra=base, push_type="alert")),
+            ((400, "TopicDisallowed"), dict(extra=base, path=path + ".push-type.liveactivity")),
+            ((403, "TopicMismatch"), dict(extra=base, path="/4/broadcasts/apps/com.example.other")),
+            ((400, "BadRequestPayload"), dict(extra=base, body=b"{")),
+        ]
+        for expected, arguments in cases:
+            arguments = {"path": path, "push_type": "liveactivity", "drop": ("apns-topic",), "body": body,
+                         **arguments}
+            self.assertEqual(self.reason(self.send(**arguments)), expected, arguments)
+
+    def test_scripted_answers_come_in_order_then_200(self):
+        token = "b1" * 32
+        answer = self.send(token=token)
+        self.assertEqual(answer["status"], 410)
+        self.assertEqual(json.loads(answer["body"]), {"reason": "Unregistered", "timestamp": 1700000000123})
+        self.assertEqual(self.send(token=token)["status"], 200)
+        answer = self.send(token="b2" * 32)
+        self.assertEqual((answer["status"], answer["headers"]["retry-after"]), (429, "7"))
+        answer = self.send(token="b3" * 32)
+        self.assertEqual(answer["status"], 502)
+        self.assertRaises(ValueError, json.loads, answer["body"])
+        started = time.monotonic()
+        self.assertEqual(self.reason(self.send(token="b7" * 32)), (503, "ServiceUnavailable"))
+        self.assertGreaterEqual(time.monotonic() - started, 0.3)
+        self.assertEqual(self.send(token="b7" * 32)["status"], 200)
+
+    def test_a_refused_request_does_not_use_up_a_scripted_answer(self):
+        token = "b9" * 32
+        self.assertEqual(self.reason(self.send(token=token, push_type="banner")), (400, "InvalidPushType"))
+        self.assertEqual(self.reason(self.send(token=token)), (400, "BadDeviceToken"))
+        self.assertEqual(self.send(token=token)["status"], 200)
+        log = self.logged(f"/3/device/{token}")
+        self.assertEqual([line["answer"]["reason"] for line in log], ["InvalidPushType", "BadDeviceToken", None])
+
+    def test_connection_faults(self):
+        answer = self.send(token="b4" * 32)
+        self.assertEqual(answer["goaway"], {"reason": "Shutdown"})
+        self.assertEqual(answer["last_stream_id"], answer["stream"])
+        self.assertEqual(self.send(token="b5" * 32, timeout=0.5), {"timeout": True})
+        self.assertEqual(self.send(token="b6" * 32), {"closed": True})
+        self.assertEqual(self.send(token="b8" * 32), {"reset": True})
+        self.assertEqual([line["answer"]["action"] for line in self.logged("/3/device/" + "b5" * 32)], ["no_answer"])
+
+    def test_a_new_token_sooner_than_the_update_interval_on_one_connection_is_refused(self):
+        process = subprocess.Popen(
+            [sys.executable, STANDIN, "--verify-key", os.path.join(self.directory.name, "AuthKey.p8"), "--key-id",
+             KEY_ID, "--team-id", TEAM_ID, "--bundle-id", BUNDLE, "--ca-out", self.ca + ".2",
+             "--log", self.log + ".2", "--token-update-interval", "1200"], stdout=subprocess.PIPE, text=True)
+        try:
+            port = json.loads(process.stdout.readline())["production_port"]
+            client = Client(port, self.ca + ".2")
+            headers = [("apns-push-type", "alert"), ("apns-topic", BUNDLE)]
+            first, second = provider_token(self.key, iat=int(time.time()) - 10), provider_token(self.key)
+            path = f"/3/device/{TOKEN}"
+            answers = [client.request(path, [("authorization", "bearer " + jwt)] + headers, b"{}")
+                       for jwt in (first, first, second)]
+            client.close()
+            self.assertEqual([self.reason(answer) for answer in answers],
+                             [(200, None), (200, None), (429, "TooManyProviderTokenUpdates")])
+        finally:
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+
+    def test_a_client_without_h2_is_refused(self):
+        context = ssl.create_default_context(cafile=self.ca)
+        context.set_alpn_protocols(["http/1.1"])
+        with socket.create_connection(("127.0.0.1", self.ports["production_port"]), timeout=5) as raw:
+            with self.assertRaises((ssl.SSLError, ConnectionError)):
+                with context.wrap_socket(raw, server_hostname="localhost") as tls:
+                    tls.sendall(b"POST /3/device/00 HTTP/1.1\r\nhost: localhost\r\n\r\n")
+                    if not tls.recv(100):
+                        raise ConnectionResetError("closed")
+
+
+if __name__ == "__main__":
+    unittest.main()
