@@ -11,6 +11,10 @@ long each takes to exit:
                  later.
   join           a second member joins (it has started reading, its join is under way) and every broker
                  goes down 0-0.5 s later; 1-2 s later both get SIGTERM.
+  startup        every broker down, then a worker starts; SIGTERM 0.2-1 s after it logs `starting`, while
+                 it waits for the cluster to answer (up to --connect-timeout, 10 s).
+  early          a worker starts; SIGTERM 0-1 s after it logs `starting`: while it checks the cluster,
+                 starts its consumer or joins the group, before its partitions are assigned.
 Each worker must exit with status 0 within the timeout plus --margin seconds, by its own stop sequence:
 the timeout's last resort (ShutdownDeadlineService) ending it fails the scenario, since only a call
 without a deadline makes the stop sequence overrun its shares.
@@ -38,9 +42,11 @@ from harness import LOG, Broker, produce, start_worker  # noqa: E402
 from matrix_cell import ASSIGNED, LAST_RESORT  # noqa: E402
 
 GROUP = "pushgate-shutdown"
-# Logged once the worker has started its consumer, and has its signal handlers (before, SIGTERM kills it).
+# Logged once the worker has started its consumer (its group join is then under way).
 CONSUMING = re.compile(r"consuming push\.unified as group")
-SCENARIOS = ("together", "broker_first", "rebalance", "join")
+# Logged once the worker has read its settings, before it checks the cluster.
+STARTING = re.compile(r"info pushgate: starting ")
+SCENARIOS = ("together", "broker_first", "rebalance", "join", "startup", "early")
 
 
 def seconds_of(duration):
@@ -152,6 +158,19 @@ def run(scenario, name):
         scenario.all_down()
         time.sleep(rng.uniform(1.0, 2.0))
         scenario.terminate("a")
+    elif name == "startup":
+        scenario.all_down()
+        scenario.start("a")
+        scenario.wait_logged("a", STARTING)
+        time.sleep(rng.uniform(0.2, 1.0))
+        scenario.terminate("a")
+    elif name == "early":
+        scenario.start("a")
+        scenario.wait_logged("a", STARTING)
+        time.sleep(rng.uniform(0.0, 1.0))
+        scenario.terminate("a")
+        if ASSIGNED.search(scenario.log("a")):
+            LOG.info("worker a had its partitions before SIGTERM")
     else:
         scenario.start("a")
         scenario.wait_assigned(["a"])
