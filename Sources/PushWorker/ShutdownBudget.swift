@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a graceful shutdown shares out ``PushWorkerConfiguration/shutdownTimeout`` (SPEC 7): each step
 /// ends by its own point in time, measured from when the shutdown began, so that the whole ends within
 /// the timeout whatever each step meets (a step that finishes early leaves its time to the next).
@@ -36,4 +38,20 @@ struct ShutdownBudget: Sendable {
 
     /// The time left until `step` must be done; zero once past.
     func left(until step: Step) -> Duration { max(.zero, deadline(of: step) - .now) }
+}
+
+/// When graceful shutdown began, noted as soon as the worker hears of it: a ``ShutdownBudget`` counts from
+/// then, as ``ShutdownDeadlineService``'s last resort does, and not from when the pipeline has stopped.
+final class ShutdownMoment: Sendable {
+    private let instant = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Notes the present moment, unless one is noted already.
+    func mark() {
+        instant.withLock { instant in
+            if instant == nil { instant = .now }
+        }
+    }
+
+    /// The moment noted; `nil` before graceful shutdown (a failure stops the worker without one).
+    var value: ContinuousClock.Instant? { instant.withLock { $0 } }
 }
