@@ -94,7 +94,7 @@ public struct PushWorker: Service {
                 logger: logger,
                 rebalanceListener: HealthTrackingRebalanceListener(
                     wrapped: OffsetTrackingRebalanceListener(
-                        tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout,
+                        tracker: tracker, revokeDrainTimeout: configuration.revocationDrainTimeout,
                         serveWhileDraining: { wait in
                             producer.serveReports(waitingUpToMs: Int32((wait / .milliseconds(1)).rounded(.up)))
                         }),

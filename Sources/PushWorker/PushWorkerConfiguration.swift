@@ -116,4 +116,10 @@ public struct PushWorkerConfiguration: Sendable {
     var commitTimeout: Duration {
         min(.seconds(10), shutdownTimeout * ShutdownBudget.Step.drained.share)
     }
+
+    /// How long a revocation waits for the revoked partitions' records in flight: ``revokeDrainTimeout``,
+    /// and at most the shutdown's first share, as it holds the poll thread too (see ``commitTimeout``).
+    var revocationDrainTimeout: Duration {
+        min(revokeDrainTimeout, shutdownTimeout * ShutdownBudget.Step.drained.share)
+    }
 }

@@ -64,5 +64,6 @@ struct CommitTimeoutTests {
         var configuration = PushWorkerConfiguration(bootstrapServers: "k:9092")
         configuration.shutdownTimeout = shutdownTimeout
         #expect(configuration.consumerConfiguration.commitTimeoutMs == commitTimeoutMs)
+        #expect(configuration.revocationDrainTimeout == .milliseconds(commitTimeoutMs))
     }
 }
