@@ -126,7 +126,7 @@ check: deps-check lint
 
 ## Every test (docs/testing.md): `make check`, then the Swift integration targets, the translation's
 ## allocation counts, the playground and the console in Chromium, the deploy/ validators, a fuzzing smoke run,
-## the end-to-end run and a sample of the fault matrix.
+## the end-to-end run, a sample of the fault matrix, the commit-order probe and the bounded shutdown.
 test: deps check
 	$(SWIFT) test --skip-build --filter '$(INTEGRATION_SWIFT_FILTER)'
 	$(MAKE) --no-print-directory bench-check
@@ -145,6 +145,9 @@ test: deps check
 	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 3
 	@# Commit order while a worker runs (docs/testing.md, "Commit order"): 1 and 3 brokers, refusals included.
 	$(PYTHON) Tests/Integration/commit_probe.py --pushgate $(BIN) --refusals --seconds 15
+	@# Bounded shutdown (docs/testing.md, "Bounded shutdown"): SIGTERM with the brokers gone, in a rebalance, a join
+	@# and while starting; each of its six scenarios once, about a minute.
+	$(PYTHON) Tests/Integration/shutdown_bound.py --pushgate $(BIN) --repeat 1
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the

@@ -17,7 +17,9 @@ only what those cannot know:
   from beside its binary) is installed by the Dockerfile;
 - topics: the input and dead-letter topics of SPEC section 1 and each format's topic as the binary lists it
   (`pushgate formats`): kafka-init creates all of them and every topic the workers use, `--topic` and
-  PUSHGATE_TOPICS name formats of the binary, KEDA's trigger watches the workers' input topic and group.
+  PUSHGATE_TOPICS name formats of the binary, KEDA's trigger watches the workers' input topic and group;
+- the grace period before SIGKILL (the Deployment's terminationGracePeriodSeconds, compose's
+  stop_grace_period) exceeds the workers' --shutdown-timeout (SPEC 7).
 
 Prints one line per failure (all checks with -v) and ends with exactly `N passed, M failed`.
 """
@@ -132,6 +134,8 @@ def check_env(x: Context, env: dict[str, str], where: str) -> None:
         if name in ("PUSHGATE_MAX_PAYLOAD_BYTES", "PUSHGATE_METRICS_PORT", "PUSHGATE_PARTITIONS",
                     "PUSHGATE_MAX_IN_FLIGHT", "PUSHGATE_CONNECT_TIMEOUT") and not re.fullmatch(r"\s*\d+\s*", value):
             bad.append(f"{name}={value!r} is not an integer")
+        elif name == "PUSHGATE_SHUTDOWN_TIMEOUT" and duration_seconds(value.strip()) is None:
+            bad.append(f"{name}={value!r} is not a duration (a whole number with ms, s, m or h)")
         elif name == "PUSHGATE_LENIENT" and value.strip().lower() not in {"true", "false", "1", "0", "yes", "no"}:
             bad.append(f"{name}={value!r} is not true/false")
         elif name == "PUSHGATE_X":
@@ -163,6 +167,30 @@ def setting(given: dict[str, list[str]], env: dict[str, str], flag: str, var: st
         return given[flag][-1]
     value = env.get(var)
     return str(value) if value not in (None, "") else None
+
+
+def duration_seconds(text: str) -> float | None:
+    """A duration in seconds: pushgate's (`500ms`, `30s`, `2m`, `1h`, a bare number being seconds) or a
+    compose one (Go's, `1m30s`); None when it is neither."""
+    if re.fullmatch(r"\d+", text):
+        return float(text)
+    parts = re.findall(r"(\d+)(ms|h|m|s)", text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        return None
+    return sum(int(number) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600}[unit] for number, unit in parts)
+
+
+def check_grace_period(x: Context, grace: float | None, given: dict[str, list[str]], env: dict[str, str],
+                       where: str) -> None:
+    """SPEC 7: pushgate ends a shutdown within --shutdown-timeout (default 30 s); the orchestrator's grace
+    period must exceed it, or its SIGKILL comes first."""
+    text = setting(given, env, "--shutdown-timeout", "PUSHGATE_SHUTDOWN_TIMEOUT") or "30s"
+    timeout = duration_seconds(text.strip())
+    if timeout is None or "$" in text:
+        return  # unreadable values fail check_env; expanded ones are not known here
+    x.c.check(grace is not None and grace > timeout,
+              f"{where}: the grace period exceeds pushgate's --shutdown-timeout ({text.strip()})",
+              f"grace period {grace} s")
 
 
 def check_dockerfile(x: Context, path: Path, repo: Path, tracked: set[str] | None) -> dict:
@@ -241,6 +269,9 @@ def check_compose(x: Context, path: Path, image: dict) -> None:
         used = worker_topics(x, given, {**image["env"], **own_env})
         unknown = sorted(set(used.values()) - created)
         x.c.check(not unknown, f"{where}: every topic it uses is created by kafka-init", f"not created: {unknown}")
+        # Compose's default grace period (before SIGKILL) is 10 s.
+        grace = duration_seconds(str(service.get("stop_grace_period", "10s")))
+        check_grace_period(x, grace, given, {**image["env"], **own_env}, where)
 
 
 def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
@@ -276,6 +307,9 @@ def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
     argv = [str(a) for a in command] if command is not None else list(image["entrypoint"])
     argv += [str(a) for a in args] if args is not None else (image["cmd"] if command is None else [])
     given = check_run_argv(x, argv, where)
+    # Kubernetes' default grace period is 30 s.
+    grace = pod.get("terminationGracePeriodSeconds", 30)
+    check_grace_period(x, float(grace) if isinstance(grace, (int, float)) else None, given, env, "Deployment")
     used = worker_topics(x, given, env)
     group = setting(given, env, "--group-id", "PUSHGATE_GROUP_ID") or "pushgate"
     for so in named("ScaledObject").values():

@@ -34,7 +34,8 @@ PUSHGATE_TOPICS (FORMAT=NAME entries separated by ',', ';' or newlines),
 PUSHGATE_DEAD_LETTER_TOPIC, PUSHGATE_LENIENT (true/false),
 PUSHGATE_MAX_PAYLOAD_BYTES, PUSHGATE_X (key=value entries separated by ';' or
 newlines; a -X flag wins for the same key), PUSHGATE_METRICS_PORT,
-PUSHGATE_PARTITIONS, PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL, PUSHGATE_ANDROID_FORMATS.
+PUSHGATE_PARTITIONS, PUSHGATE_MAX_IN_FLIGHT, PUSHGATE_LOG_LEVEL, PUSHGATE_ANDROID_FORMATS,
+PUSHGATE_SHUTDOWN_TIMEOUT.
 
 USAGE: pushgate run <options>
 
@@ -63,6 +64,8 @@ OPTIONS:
   --max-in-flight <max-in-flight>
                           Most input records in flight.
   --log-level <log-level> Log level.
+  --shutdown-timeout <DURATION>
+                          How long SIGTERM may take to stop in all.
   -h, --help              Show help information.
 """
 
@@ -185,6 +188,25 @@ class CheckDeployTests(unittest.TestCase):
     def test_unreadable_environment_value(self):
         self.edit("docker-compose.yml", 'PUSHGATE_LENIENT: "false"', 'PUSHGATE_LENIENT: "maybe"')
         self.assert_fails("PUSHGATE_LENIENT='maybe' is not true/false")
+
+    def test_unreadable_shutdown_timeout(self):
+        self.edit("kubernetes/configmap.yaml", 'PUSHGATE_SHUTDOWN_TIMEOUT: 60s', 'PUSHGATE_SHUTDOWN_TIMEOUT: 1.5m')
+        self.assert_fails("PUSHGATE_SHUTDOWN_TIMEOUT='1.5m' is not a duration")
+
+    # -- grace periods (SPEC 7)
+
+    def test_kubernetes_grace_period_not_above_the_shutdown_timeout(self):
+        self.edit("kubernetes/deployment.yaml", "terminationGracePeriodSeconds: 90", "terminationGracePeriodSeconds: 60")
+        self.assert_fails("Deployment: the grace period exceeds pushgate's --shutdown-timeout (60s)")
+
+    def test_kubernetes_default_grace_period_is_30_seconds(self):
+        self.edit("kubernetes/deployment.yaml", "terminationGracePeriodSeconds: 90\n      ", "")
+        self.assert_fails("Deployment: the grace period exceeds pushgate's --shutdown-timeout")
+
+    def test_compose_grace_period_below_a_flag_timeout(self):
+        self.edit("docker-compose.yml", 'command: ["run", "--metrics-port", "9090"]',
+                  'command: ["run", "--metrics-port", "9090", "--shutdown-timeout", "2m"]')
+        self.assert_fails("the grace period exceeds pushgate's --shutdown-timeout (2m)")
 
     def test_image_command_with_an_unknown_flag(self):
         self.edit("Dockerfile", 'CMD ["run"]', 'CMD ["run", "--verbose"]')

@@ -43,6 +43,8 @@ expect 64 "'fcm,apns' is not a comma-separated list of android-expandable, fcm" 
 expect 64 "PUSHGATE_ANDROID_FORMATS: 'x' is not a comma-separated list of android-expandable, fcm" -- env PUSHGATE_ANDROID_FORMATS=x "$binary" run
 expect 64 "'FCM' is not a comma-separated list of android-expandable, fcm" -- "$binary" translate --android-formats FCM "$tmp/two.jsonl"
 expect 64 "--max-payload-bytes must be at least 1" -- "$binary" translate --max-payload-bytes 0 "$tmp/two.jsonl"
+expect 64 "--shutdown-timeout must be a duration" -- "$binary" run --shutdown-timeout 1.5s
+expect 64 "PUSHGATE_SHUTDOWN_TIMEOUT must be at least 100ms and at most 1h, not 2h" -- env PUSHGATE_SHUTDOWN_TIMEOUT=2h "$binary" run
 
 # A configuration file that cannot be used stops `pushgate run` before it connects (read off the pool).
 printf 'group-id: a\nmax-inflight: 3\n' >"$tmp/bad.yaml"

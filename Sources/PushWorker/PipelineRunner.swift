@@ -10,6 +10,8 @@ struct PipelineRunner {
     let tracker: OffsetTracker
     let limiter: InFlightLimiter
     let configuration: PushWorkerConfiguration
+    /// When graceful shutdown began; the stop sequence's shares count from it.
+    let shutdownBegan: ShutdownMoment
     let logger: Logger
 
     /// Runs `tasks` together with the periodic commit, then stops everything; returns the failure that
@@ -19,11 +21,20 @@ struct PipelineRunner {
         let limiter = self.limiter
         let interval = configuration.commitInterval
         var failure: (any Error)?
+        // The shutdown's time counts from when it began, or when the first task ends (a failure), before
+        // waiting for the others: a periodic commit in progress may take up to the commit timeout.
+        var stopped = ContinuousClock.now
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in tasks { group.addTask { try await task() } }
                 group.addTask { try await committer.commitPeriodically(every: interval, limiter: limiter) }
-                _ = try await group.next()
+                do {
+                    _ = try await group.next()
+                } catch {
+                    stopped = .now
+                    throw error
+                }
+                stopped = .now
                 group.cancelAll()
                 try await group.waitForAll()
             }
@@ -33,7 +44,8 @@ struct PipelineRunner {
             failure = error
         }
         failure = failure ?? limiter.firstFailure
-        let budget = ShutdownBudget(total: configuration.shutdownTimeout)
+        let budget = ShutdownBudget(
+            total: configuration.shutdownTimeout, start: min(stopped, shutdownBegan.value ?? stopped))
         if let failure {
             logger.error("stopping after a failure: \(failure)")
         } else if !(await limiter.waitUntilIdle(timeout: min(configuration.drainTimeout, budget.left(until: .drained))))

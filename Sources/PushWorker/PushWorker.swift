@@ -46,10 +46,12 @@ public struct PushWorker: Service {
     /// from the moment graceful shutdown starts, and the failure if one stops the worker.
     public func run() async throws {
         let health = self.health
+        let shutdownBegan = ShutdownMoment()
         do {
             try await withGracefulShutdownHandler {
-                try await work()
+                try await work(shutdownBegan: shutdownBegan)
             } onGracefulShutdown: {
+                shutdownBegan.mark()
                 health.startDraining()
             }
         } catch {
@@ -58,7 +60,7 @@ public struct PushWorker: Service {
         }
     }
 
-    private func work() async throws {
+    private func work(shutdownBegan: ShutdownMoment) async throws {
         let limiter = InFlightLimiter(limit: configuration.maxInFlightRecords)
         let tracker = OffsetTracker()
         let metrics = self.metrics
@@ -92,7 +94,7 @@ public struct PushWorker: Service {
                 logger: logger,
                 rebalanceListener: HealthTrackingRebalanceListener(
                     wrapped: OffsetTrackingRebalanceListener(
-                        tracker: tracker, revokeDrainTimeout: configuration.revokeDrainTimeout,
+                        tracker: tracker, revokeDrainTimeout: configuration.revocationDrainTimeout,
                         serveWhileDraining: { wait in
                             producer.serveReports(waitingUpToMs: Int32((wait / .milliseconds(1)).rounded(.up)))
                         }),
@@ -109,7 +111,7 @@ public struct PushWorker: Service {
 
         let runner = PipelineRunner(
             consumer: consumer, producer: producer, tracker: tracker, limiter: limiter, configuration: configuration,
-            logger: logger)
+            shutdownBegan: shutdownBegan, logger: logger)
         let failure = await runner.run([
             { try await read(consumer, limiter: limiter) },
             { try await monitor(producer, limiter: limiter) },

@@ -99,11 +99,27 @@ public struct PushWorkerConfiguration: Sendable {
             statisticsIntervalMs: statisticsIntervalMs)
     }
 
-    /// The group consumer's configuration: ``groupId`` reading ``inputTopic``.
+    /// The group consumer's configuration: ``groupId`` reading ``inputTopic``, commits waiting at most
+    /// ``commitTimeout``.
     var consumerConfiguration: KafkaConsumerConfiguration {
         KafkaConsumerConfiguration(
             bootstrapServers: bootstrapServers, groupId: groupId, topics: [inputTopic],
             properties: KafkaPropertyScope.properties(kafkaProperties, for: .consumer),
-            statisticsIntervalMs: statisticsIntervalMs)
+            statisticsIntervalMs: statisticsIntervalMs,
+            commitTimeoutMs: Int32((commitTimeout / .milliseconds(1)).rounded(.up)))
+    }
+
+    /// The longest any commit waits for the coordinator: 10 s, and at most the shutdown's first share
+    /// (``ShutdownBudget/Step/drained``). A periodic commit or a revocation's commit holds the consumer's
+    /// poll thread while it waits, and a shutdown that starts meanwhile can make its own last commit only
+    /// after it: bounded so, it is over by the time the stop sequence needs the thread.
+    var commitTimeout: Duration {
+        min(.seconds(10), shutdownTimeout * ShutdownBudget.Step.drained.share)
+    }
+
+    /// How long a revocation waits for the revoked partitions' records in flight: ``revokeDrainTimeout``,
+    /// and at most the shutdown's first share, as it holds the poll thread too (see ``commitTimeout``).
+    var revocationDrainTimeout: Duration {
+        min(revokeDrainTimeout, shutdownTimeout * ShutdownBudget.Step.drained.share)
     }
 }

@@ -43,6 +43,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // First: a SIGTERM while starting (the cluster check may wait up to --connect-timeout) exits 0.
+        let signals = await ShutdownSignals.trap()
+        defer { signals.stop() }
         let options = self.options
         let settings = try await DedicatedThread.run(name: "pushgate-settings") {
             try validating { () throws(SettingError) in
@@ -50,6 +53,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let logger = settings.bootstrapLogging(label: "pushgate")
+        signals.log(to: logger)
         var worker = settings.worker
         logger.info(
             "starting",
@@ -93,9 +97,9 @@ struct RunCommand: AsyncParsableCommand {
             .init(
                 service: ShutdownDeadlineService(timeout: worker.shutdownTimeout, logger: logger),
                 successTerminationBehavior: .ignore, serviceName: ServiceName.shutdownDeadline))
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        // The signals are `signals`' (from the start, so that none is missed before the group runs).
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        signals.handOver(to: group, logger: logger)
         try await group.run()
         logger.info("stopped")
     }

@@ -23,6 +23,9 @@ from harness import HEADERS, INPUT_TOPIC, TIMESTAMP, HarnessError, client_config
 SIGTERM_TIMEOUT = 60
 ASSIGNED = re.compile(r"partitions assigned: push")
 REVOKED = re.compile(r"partitions (revoked|lost): ")
+# Logged by ShutdownDeadlineService when a shutdown reaches --shutdown-timeout and the process is ended
+# by this last resort: some step of the stop sequence waited past its share (a call without a deadline).
+LAST_RESORT = re.compile(r"shutdown timeout \([^)]*\) reached")
 
 
 class Feed:

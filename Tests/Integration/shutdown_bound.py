@@ -11,7 +11,13 @@ long each takes to exit:
                  later.
   join           a second member joins (it has started reading, its join is under way) and every broker
                  goes down 0-0.5 s later; 1-2 s later both get SIGTERM.
-Each worker must exit with status 0 within the timeout plus --margin seconds.
+  startup        every broker down, then a worker starts; SIGTERM 0.2-1 s after it logs `starting`, while
+                 it waits for the cluster to answer (up to --connect-timeout, 10 s).
+  early          a worker starts; SIGTERM 0-1 s after it logs `starting`: while it checks the cluster,
+                 starts its consumer or joins the group, before its partitions are assigned.
+Each worker must exit with status 0 within the timeout plus --margin seconds, by its own stop sequence:
+the timeout's last resort (ShutdownDeadlineService) ending it fails the scenario, since only a call
+without a deadline makes the stop sequence overrun its shares.
 
   python3 Tests/Integration/shutdown_bound.py [--pushgate .build/debug/pushgate] [--scenarios together,...]
       [--repeat 3] [--timeout 5s] [--margin 3] [--brokers 1]
@@ -28,16 +34,19 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import LOG, Broker, produce, start_worker  # noqa: E402
-from matrix_cell import ASSIGNED  # noqa: E402
+from matrix_cell import ASSIGNED, LAST_RESORT  # noqa: E402
 
 GROUP = "pushgate-shutdown"
-# Logged once the worker has started its consumer, and has its signal handlers (before, SIGTERM kills it).
+# Logged once the worker has started its consumer (its group join is then under way).
 CONSUMING = re.compile(r"consuming push\.unified as group")
-SCENARIOS = ("together", "broker_first", "rebalance", "join")
+# Logged once the worker has read its settings, before it checks the cluster.
+STARTING = re.compile(r"info pushgate: starting ")
+SCENARIOS = ("together", "broker_first", "rebalance", "join", "startup", "early")
 
 
 def seconds_of(duration):
@@ -54,7 +63,7 @@ class Scenario:
     def __init__(self, args, directory, rng):
         self.args, self.directory, self.rng = args, directory, rng
         self.broker = Broker(args.pushgate, 6, args.brokers, os.path.join(directory, "broker.log"))
-        self.workers, self.signalled, self.failures = {}, {}, []
+        self.workers, self.signalled, self.waiters, self.exited, self.failures = {}, {}, {}, {}, []
 
     def start(self, name):
         self.workers[name] = start_worker(self.args.pushgate, self.broker.address, GROUP, name,
@@ -65,11 +74,14 @@ class Scenario:
         for name in names:
             self.wait_logged(name, ASSIGNED, timeout)
 
+    def log(self, name):
+        with open(os.path.join(self.directory, f"worker-{name}.log"), errors="replace") as log:
+            return log.read()
+
     def wait_logged(self, name, pattern, timeout=30):
         """Until worker `name` has logged a line matching `pattern`."""
         deadline = time.monotonic() + timeout
-        path = os.path.join(self.directory, f"worker-{name}.log")
-        while not pattern.search(open(path, errors="replace").read()):
+        while not pattern.search(self.log(name)):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"worker {name} logged no {pattern.pattern!r} {timeout} s after it started")
             time.sleep(0.05)
@@ -83,8 +95,17 @@ class Scenario:
             self.broker.control(f"up {broker}")
 
     def terminate(self, name):
+        """Sends SIGTERM, and notes when the worker exits (a thread waits for it, so that each worker's
+        time is its own even while the scenario goes on)."""
+        process = self.workers[name]
         self.signalled[name] = time.monotonic()
-        self.workers[name].send_signal(signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)
+
+        def note_exit():
+            process.wait()
+            self.exited[name] = time.monotonic()
+        self.waiters[name] = threading.Thread(target=note_exit, daemon=True)
+        self.waiters[name].start()
 
     def check_exits(self):
         """Every signalled worker exited 0 within the timeout plus the margin, measured from its signal."""
@@ -93,12 +114,14 @@ class Scenario:
             process = self.workers[name]
             try:
                 status = process.wait(max(0.0, signalled + bound - time.monotonic()))
-                took = time.monotonic() - signalled
-                if process.returncode is not None and took < 0.01 and status == 0:
-                    LOG.info(f"worker {name} had exited before its signal was checked")
+                self.waiters[name].join(1)
+                took = self.exited.get(name, time.monotonic()) - signalled
                 LOG.info(f"worker {name} exited {status} {took:.1f} s after SIGTERM")
                 if status != 0:
                     self.failures.append(f"worker {name} exited {status} after SIGTERM")
+                elif LAST_RESORT.search(self.log(name)):
+                    self.failures.append(f"worker {name} was ended by the shutdown timeout's last resort: a step "
+                                         "of its stop sequence waited past its share")
             except subprocess.TimeoutExpired:
                 self.failures.append(f"worker {name} still ran {bound:.0f} s after SIGTERM")
                 process.kill()
@@ -135,6 +158,19 @@ def run(scenario, name):
         scenario.all_down()
         time.sleep(rng.uniform(1.0, 2.0))
         scenario.terminate("a")
+    elif name == "startup":
+        scenario.all_down()
+        scenario.start("a")
+        scenario.wait_logged("a", STARTING)
+        time.sleep(rng.uniform(0.2, 1.0))
+        scenario.terminate("a")
+    elif name == "early":
+        scenario.start("a")
+        scenario.wait_logged("a", STARTING)
+        time.sleep(rng.uniform(0.0, 1.0))
+        scenario.terminate("a")
+        if ASSIGNED.search(scenario.log("a")):
+            LOG.info("worker a had its partitions before SIGTERM")
     else:
         scenario.start("a")
         scenario.wait_assigned(["a"])

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a graceful shutdown shares out a worker's shutdown timeout (SPEC 7): each step
 /// ends by its own point in time, measured from when the shutdown began, so that the whole ends within
 /// the timeout whatever each step meets (a step that finishes early leaves its time to the next).
@@ -37,4 +39,22 @@ package struct ShutdownBudget: Sendable {
 
     /// The time left until `step` must be done; zero once past.
     package func left(until step: Step) -> Duration { max(.zero, deadline(of: step) - .now) }
+}
+
+/// When graceful shutdown began, noted as soon as the worker hears of it: a ``ShutdownBudget`` counts from
+/// then, as the worker's last resort (`ShutdownDeadlineService`) does, and not from when the pipeline has stopped.
+package final class ShutdownMoment: Sendable {
+    package init() {}
+
+    private let instant = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Notes the present moment, unless one is noted already.
+    package func mark() {
+        instant.withLock { instant in
+            if instant == nil { instant = .now }
+        }
+    }
+
+    /// The moment noted; `nil` before graceful shutdown (a failure stops the worker without one).
+    package var value: ContinuousClock.Instant? { instant.withLock { $0 } }
 }
