@@ -15,7 +15,7 @@ package struct ShutdownBudget: Sendable {
         /// The group left and the consumer closed: 95 %; the rest is for the process to exit.
         case left
 
-        var share: Double {
+        package var share: Double {
             switch self {
             case .drained: 0.4
             case .committed: 0.6

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PushWorker
+@testable import PushgateKafka
 
 /// SPEC 7's bound, shared out: each step of the stop sequence ends by its share of the timeout, counted
 /// from the start of the shutdown, so the whole ends within the timeout whatever each step meets.
@@ -50,20 +50,5 @@ struct ShutdownBudgetTests {
         #expect(budget.left(until: .committed) > .zero)
         #expect(budget.left(until: .committed) <= .seconds(1))
         #expect(budget.left(until: .left) > .seconds(4))
-    }
-}
-
-/// A commit in progress when a shutdown starts (periodic, or a revocation's) holds the consumer's poll
-/// thread, which the last commit needs: every commit waits at most the shutdown's first share.
-@Suite("Commits wait at most the shutdown's first share")
-struct CommitTimeoutTests {
-    @Test(arguments: [
-        (Duration.seconds(30), Int32(10_000)), (.seconds(5), 2000), (.milliseconds(100), 40), (.seconds(3600), 10_000),
-    ])
-    func theCommitTimeoutIsTenSecondsOrLessForAShortShutdown(shutdownTimeout: Duration, commitTimeoutMs: Int32) {
-        var configuration = PushWorkerConfiguration(bootstrapServers: "k:9092")
-        configuration.shutdownTimeout = shutdownTimeout
-        #expect(configuration.consumerConfiguration.commitTimeoutMs == commitTimeoutMs)
-        #expect(configuration.revocationDrainTimeout == .milliseconds(commitTimeoutMs))
     }
 }
