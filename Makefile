@@ -100,7 +100,7 @@ format:
 ## The Swift test targets that start an embedded broker (and talk to it with Python clients or over real sockets):
 ## in `make test`, not `make check`. Every other test target needs no broker and is in `make check`.
 INTEGRATION_SWIFT_TARGETS := PushgateKafkaIntegrationTests PushWorkerIntegrationTests PushgateHTTPIntegrationTests \
-  PushgateConsoleIntegrationTests
+  PushgateConsoleIntegrationTests PushDeliveryIntegrationTests
 # The same as a regular expression over test identifiers (TARGET.SUITE/TEST), for `swift test --filter` and `--skip`.
 empty :=
 INTEGRATION_SWIFT_FILTER := ($(subst $(empty) $(empty),|,$(strip $(INTEGRATION_SWIFT_TARGETS))))\.
@@ -136,6 +136,8 @@ test: deps check
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
 	  { echo "worker_e2e.py failed once (see above); retrying once"; $(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN); }
+	@# `pushgate devices put|remove|list` against `pushgate broker`, the topic read back with confluent-kafka.
+	timeout 300 $(PYTHON) Tests/Integration/devices_e2e.py --pushgate $(BIN)
 	@# A sample of the fault matrix (docs/testing.md, "The fault matrix"): 3 of its 44 cells, chosen by the seed it
 	@# prints first (replay a failed cell with the command it prints); about a minute.
 	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 3

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PushTranslation", targets: ["PushTranslation"]),
         .library(name: "PushModel", targets: ["PushModel"]),
         .library(name: "PushgateKafka", targets: ["PushgateKafka"]),
+        .library(name: "PushDelivery", targets: ["PushDelivery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -123,7 +124,7 @@ let package = Package(
             dependencies: [
                 "PushWorker", "PushTranslation", "PushgateKafka", "PushgateSettings", "PushgateLogging",
                 "PushgateMetrics",
-                "PushgateHTTP", "PushgateConsole", "CJemalloc",
+                "PushgateHTTP", "PushgateConsole", "PushDelivery", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,6 +145,13 @@ let package = Package(
                 "PushDelivery", "PushModel", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushDeliveryIntegrationTests",
+            dependencies: [
+                "PushDelivery", "PushgateKafka", "PushgateTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
