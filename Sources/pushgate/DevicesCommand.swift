@@ -64,6 +64,7 @@ struct DevicesOptions: ParsableArguments {
         options.metricsPort = nil
         options.maxInFlight = nil
         options.connectTimeout = nil
+        options.shutdownTimeout = nil
         return options
     }
 
