@@ -20,7 +20,6 @@ struct DevicesRemoveCommand: AsyncParsableCommand {
 
     func validate() throws {
         try options.validateSettings()
-        guard !ids.isEmpty else { throw ValidationError("give at least one device id") }
         if let bad = ids.first(where: { !(1...DirectoryRecordParser.maximumIDBytes).contains($0.utf8.count) }) {
             throw ValidationError("'\(bad.prefix(40))': a device id is 1..512 UTF-8 bytes")
         }
