@@ -137,9 +137,7 @@ public final class DirectoryReader: Service, Sendable {
     private func read(_ reader: KafkaConsumer) async throws {
         if !progress.isStarted {
             let marks = try await reader.listedWatermarks(topic: topic, timeoutMs: 5_000)
-            guard !marks.isEmpty else {
-                throw KafkaError(code: KafkaError.code(named: "_UNKNOWN_TOPIC") ?? -188, message: "no partitions")
-            }
+            guard !marks.isEmpty else { throw NoPartitions(topic: topic) }
             progress.start(first: marks.mapValues(\.low), ends: marks.mapValues(\.high))
             logger.info("directory: reading \(topic) (\(marks.count) partitions) from its beginning")
         }
@@ -163,5 +161,11 @@ public final class DirectoryReader: Service, Sendable {
                 if let position { progress.advance(partition: partition.partition, to: position) }
             }
         }
+    }
+
+    /// The cluster lists the topic without partitions.
+    struct NoPartitions: Error, CustomStringConvertible {
+        var topic: String
+        var description: String { "the cluster lists no partitions of \(topic)" }
     }
 }
