@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests).
@@ -203,6 +203,11 @@ CONSOLE_LETTERS ?= 1000000
 bench-console: build-release
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
 	$(BENCH_BIN)/console-benchmark --pushgate .build/release/pushgate --letters $(CONSOLE_LETTERS)
+
+## The device directory of `pushgate deliver` at 1,000,000 devices (docs/deliver.md, "Sizing"): peak resident memory
+## and load time, one iteration of ordo-one/benchmark. Not in `make test` (its release build takes minutes).
+bench-directory:
+	cd $(BENCH) && $(SWIFT) package benchmark --target DirectoryBenchmarks --no-progress
 
 bench-console-smoke: build
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
