@@ -19,10 +19,13 @@ struct DevicesCommand: AsyncParsableCommand {
     )
 }
 
-/// The options every `pushgate devices` command takes: `run`'s connection and logging options, the
+/// The options every `pushgate devices` command takes: `run`'s connection options (`--config`,
+/// `--bootstrap-servers`, `-X`) and logging options, from the same definitions (``Settings``), the
 /// directory topic, and what of `deliver`'s configuration decides when `app` is required (SPEC 10.1).
 struct DevicesOptions: ParsableArguments {
-    @OptionGroup var connection: ConnectionOptions
+    @Option(Settings.config) var config: String?
+    @Option(Settings.bootstrapServers) var bootstrapServers: String?
+    @Option(Settings.kafkaProperties) var kafkaProperties: [String] = []
     @OptionGroup var logging: LoggingOptions
 
     @Option(help: ArgumentHelp("The directory topic.", valueName: "NAME"))
@@ -56,10 +59,22 @@ struct DevicesOptions: ParsableArguments {
 
     /// The same values as `run`'s options; those these commands do not take are not given.
     var runOptions: RunOptions {
+        // A property wrapper that is neither parsed nor set cannot be read, and every option is read when
+        // the settings are resolved: those these commands do not take are set to "not given".
+        var connection = ConnectionOptions()
+        connection.config = config
+        connection.bootstrapServers = bootstrapServers
+        connection.kafkaProperties = kafkaProperties
+        connection.groupId = nil
+        connection.inputTopic = nil
+        connection.topics = []
+        connection.deadLetterTopic = nil
+        connection.androidFormats = nil
+        connection.lenient = nil
+        connection.maxPayloadBytes = nil
         var options = RunOptions()
         options.connection = connection
         options.logging = logging
-        // Every option of `RunOptions()` is read when the settings are resolved: those not taken are "not given".
         options.partitions = nil
         options.metricsPort = nil
         options.maxInFlight = nil
@@ -73,7 +88,7 @@ struct DevicesOptions: ParsableArguments {
         let settings = try validating { () throws(SettingError) in
             try RunSettings.resolve(runOptions, environment: EnvironmentSettings(), readingFile: false)
         }
-        if settings.worker.bootstrapServers.isEmpty && connection.config == nil {
+        if settings.worker.bootstrapServers.isEmpty && config == nil {
             throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
         }
         guard !devicesTopic.isEmpty else { throw ValidationError("--devices-topic must not be empty") }
