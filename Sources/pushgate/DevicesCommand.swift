@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PushDelivery
 import PushWorker
 import PushgateKafka
@@ -88,7 +89,9 @@ struct DevicesOptions: ParsableArguments {
         let settings = try validating { () throws(SettingError) in
             try RunSettings.resolve(runOptions, environment: EnvironmentSettings(), readingFile: false)
         }
-        if settings.worker.bootstrapServers.isEmpty && config == nil {
+        // A configuration file (read later) may still name them.
+        let file = config ?? ProcessInfo.processInfo.environment["PUSHGATE_CONFIG"]
+        if settings.worker.bootstrapServers.isEmpty && file == nil {
             throw ValidationError("--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required")
         }
         guard !devicesTopic.isEmpty else { throw ValidationError("--devices-topic must not be empty") }

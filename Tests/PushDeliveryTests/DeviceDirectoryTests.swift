@@ -85,6 +85,17 @@ struct DeviceDirectoryTests {
         }
     }
 
+    @Test func aGoneAnswerForAnEarlierValueDoesNotMarkTheNewOne() {
+        let directory = DeviceDirectory()
+        let old = Self.apns("a", token: "01")
+        directory.apply(.device(old))
+        directory.apply(.device(Self.apns("a", token: "02")))
+        directory.markGone(device: old)
+        #expect(!directory.isGone(id: "a"))
+        directory.markGone(device: Self.apns("a", token: "02"))
+        #expect(directory.isGone(id: "a"))
+    }
+
     @Test func markingAnUnknownDeviceGoneDoesNothing() {
         let directory = DeviceDirectory()
         directory.markGone(deviceID: "x")

@@ -60,6 +60,12 @@ public final class DeviceDirectory: DeviceLookup, Sendable {
         state.withLock { $0.markGone(id: deviceID) }
     }
 
+    /// Marks `device` gone only if the directory still holds this very value for its id: a `gone` answer to
+    /// a request sent before the device's record was written again does not mark the new value.
+    public func markGone(device: Device) {
+        state.withLock { $0.markGone(device) }
+    }
+
     /// The device with this id, gone or not (`nil` when the directory holds none).
     public func device(id: String) -> Device? {
         state.withLock { $0.device(id: id) }

@@ -102,6 +102,11 @@ struct DirectoryStore {
         slots[Int(slot)]?.gone = true
     }
 
+    mutating func markGone(_ device: Device) {
+        guard let slot = slotsByID[device.id], slots[Int(slot)]?.device == device else { return }
+        slots[Int(slot)]?.gone = true
+    }
+
     func device(id: String) -> Device? {
         slotsByID[id].flatMap { slots[Int($0)]?.device }
     }
