@@ -3,7 +3,7 @@ import PushDelivery
 
 /// The device directory at the size one `pushgate deliver` must hold (SPEC 10.1, docs/deliver.md):
 /// 1,000,000 directory records checked as the reader checks them and applied to a `DeviceDirectory`,
-/// in one iteration. The mix: 60% APNs devices (64-digit tokens), 30% FCM (163-character tokens), 10% web
+/// in one iteration. The mix: 60% APNs devices (64-digit tokens, an `app`), 30% FCM (163-character tokens), 10% web
 /// push subscriptions; two devices per audience. Peak resident memory is the process's: the records are
 /// made one at a time, so it is the directory's, plus the benchmark's own.
 let benchmarks: @Sendable () -> Void = {
@@ -42,7 +42,9 @@ enum DirectoryRecords {
         switch index % 10 {
         case 0..<6:
             let token = String(repeating: "0", count: 64 - unique.count) + unique
-            value = #"{"audience":"user-\#(index / 2)","platform":"apns","apns":{"token":"\#(token)"}}"#
+            value =
+                #"{"audience":"user-\#(index / 2)","platform":"apns","app":"com.example.shop.ios","#
+                + #""apns":{"token":"\#(token)"}}"#
         case 6..<9:
             let token = "fMEGbq3V0kU:APA91b" + String(repeating: "x", count: 145 - unique.count) + unique
             value = #"{"audience":"user-\#(index / 2)","platform":"fcm","fcm":{"token":"\#(token)"}}"#

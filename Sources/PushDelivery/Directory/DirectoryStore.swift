@@ -2,7 +2,7 @@
 ///
 /// Devices live in the slots of one array; a removed device's slot is reused by the next insertion. The
 /// id index maps an id to its slot; the audience index maps an audience to the slots of its devices, all
-/// platforms together (an audience has few devices).
+/// platforms together (an audience has few devices). Audience and app texts are stored once.
 struct DirectoryStore {
     private struct Slot {
         var device: Device
@@ -26,6 +26,8 @@ struct DirectoryStore {
     private var freeSlots: [Int32] = []
     private var slotsByID: [String: Int32] = [:]
     private var slotsByAudience: [String: Slots] = [:]
+    /// Every `app` named, kept once: a directory names few apps, each by millions of devices.
+    private var apps: Set<String> = []
     /// Devices held, by ``index(of:)`` of their platform.
     private(set) var devicesByPlatform = [Int](repeating: 0, count: Platform.allCases.count)
     /// Records ignored so far.
@@ -49,6 +51,9 @@ struct DirectoryStore {
         } else {
             slot = Int32(slots.count)
             slots.append(nil)
+        }
+        if let app = device.app {
+            if let index = apps.firstIndex(of: app) { device.app = apps[index] } else { apps.insert(app) }
         }
         if let index = slotsByAudience.index(forKey: device.audience) {
             // The audience's text is kept once: the device shares the index's copy.
