@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
@@ -140,6 +140,8 @@ test: deps check
 	@# It depends on timing around group joins; one failed attempt is reported and retried once.
 	$(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN) || \
 	  { echo "worker_e2e.py failed once (see above); retrying once"; $(PYTHON) Tests/Integration/worker_e2e.py --pushgate $(BIN); }
+	@# `pushgate devices put|remove|list` against `pushgate broker`, the topic read back with confluent-kafka.
+	timeout 300 $(PYTHON) Tests/Integration/devices_e2e.py --pushgate $(BIN)
 	@# A sample of the fault matrix (docs/testing.md, "The fault matrix"): 3 of its 44 cells, chosen by the seed it
 	@# prints first (replay a failed cell with the command it prints); about a minute.
 	$(PYTHON) Tests/Integration/fault_matrix.py --pushgate $(BIN) --sample 3
@@ -208,6 +210,11 @@ CONSOLE_LETTERS ?= 1000000
 bench-console: build-release
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
 	$(BENCH_BIN)/console-benchmark --pushgate .build/release/pushgate --letters $(CONSOLE_LETTERS)
+
+## The device directory of `pushgate deliver` at 1,000,000 devices (docs/deliver.md, "Sizing"): peak resident memory
+## and load time, one iteration of ordo-one/benchmark. Not in `make test` (its release build takes minutes).
+bench-directory:
+	cd $(BENCH) && $(SWIFT) package benchmark --target DirectoryBenchmarks --no-progress
 
 bench-console-smoke: build
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PushTranslation", targets: ["PushTranslation"]),
         .library(name: "PushModel", targets: ["PushModel"]),
         .library(name: "PushgateKafka", targets: ["PushgateKafka"]),
+        .library(name: "PushDelivery", targets: ["PushDelivery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -148,6 +149,7 @@ let package = Package(
                 "PushDelivery", "PushModel", "PushgateKafka", "PushgateMetrics", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -157,6 +159,7 @@ let package = Package(
                 "PushDelivery", "PushModel", "PushgateKafka", "PushgateTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

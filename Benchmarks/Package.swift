@@ -40,6 +40,17 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The device directory of `pushgate deliver` at 1,000,000 devices: load time and peak resident memory.
+        .executableTarget(
+            name: "DirectoryBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PushDelivery", package: "pushgate"),
+            ],
+            path: "Benchmarks/DirectoryBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Translation alone in a loop, for counting its instructions with callgrind (`make bench-instructions`).
         .executableTarget(
             name: "translate-loop",

@@ -69,6 +69,11 @@ expect 64 "--apns-key-file: cannot read '$tmp/missing.p8'" -- env PUSHGATE_BOOTS
 expect 64 "PUSHGATE_RECEIPTS must be one of failures, all, none" -- env PUSHGATE_RECEIPTS=some \
     PUSHGATE_APNS_KEY_FILE="$tmp/one.json" PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T \
     "$binary" deliver --bootstrap-servers 127.0.0.1:1
+# `pushgate devices` (SPEC 10.8) needs a cluster, and a device id is 1..512 UTF-8 bytes.
+expect 64 "--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required" -- env -u PUSHGATE_BOOTSTRAP_SERVERS "$binary" devices list
+expect 64 "Missing expected argument" -- "$binary" devices remove --bootstrap-servers 127.0.0.1:9
+expect 64 "a device id is 1..512 UTF-8 bytes" -- "$binary" devices remove --bootstrap-servers 127.0.0.1:9 ""
+expect 64 "--timeout must be at least 1" -- "$binary" devices list --bootstrap-servers 127.0.0.1:9 --timeout 0
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -117,6 +117,7 @@ struct ConsoleOptions: ParsableArguments {
         options.metricsPort = nil
         options.maxInFlight = nil
         options.connectTimeout = nil
+        options.shutdownTimeout = nil
         return options
     }
 }

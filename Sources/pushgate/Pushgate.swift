@@ -9,7 +9,7 @@ struct Pushgate: AsyncParsableCommand {
         abstract: "Translate unified push payloads into platform payloads, offline or as a Kafka stream worker.",
         subcommands: [
             RunCommand.self, BrokerCommand.self, TranslateCommand.self, ReplayCommand.self, PlaygroundCommand.self,
-            ConsoleCommand.self, FormatsCommand.self, DeliverCommand.self,
+            ConsoleCommand.self, FormatsCommand.self, DeliverCommand.self, DevicesCommand.self,
         ]
     )
 }

@@ -1,0 +1,126 @@
+/// The storage of ``DeviceDirectory``, not thread-safe (the directory holds it under its lock).
+///
+/// Devices live in the slots of one array; a removed device's slot is reused by the next insertion. The
+/// id index maps an id to its slot; the audience index maps an audience to the slots of its devices, all
+/// platforms together (an audience has few devices). Audience and app texts are stored once.
+struct DirectoryStore {
+    private struct Slot {
+        var device: Device
+        var gone: Bool
+    }
+
+    /// The slots of an audience's devices: one inline, or an array for more.
+    private enum Slots {
+        case one(Int32)
+        case many([Int32])
+
+        var all: [Int32] {
+            switch self {
+            case .one(let slot): [slot]
+            case .many(let slots): slots
+            }
+        }
+    }
+
+    private var slots: [Slot?] = []
+    private var freeSlots: [Int32] = []
+    private var slotsByID: [String: Int32] = [:]
+    private var slotsByAudience: [String: Slots] = [:]
+    /// Every `app` named, kept once: a directory names few apps, each by millions of devices.
+    private var apps: Set<String> = []
+    /// Devices held, by ``index(of:)`` of their platform.
+    private(set) var devicesByPlatform = [Int](repeating: 0, count: Platform.allCases.count)
+    /// Records ignored so far.
+    var ignoredRecords = 0
+
+    /// The position of `platform` in ``devicesByPlatform``.
+    static func index(of platform: Platform) -> Int {
+        switch platform {
+        case .apns: 0
+        case .fcm: 1
+        case .webpush: 2
+        }
+    }
+
+    /// Stores `device`, whose id the store does not hold, not gone.
+    mutating func insert(_ device: Device) {
+        var device = device
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = Int32(slots.count)
+            slots.append(nil)
+        }
+        if let app = device.app {
+            if let index = apps.firstIndex(of: app) { device.app = apps[index] } else { apps.insert(app) }
+        }
+        if let index = slotsByAudience.index(forKey: device.audience) {
+            // The audience's text is kept once: the device shares the index's copy.
+            device.audience = slotsByAudience.keys[index]
+            switch slotsByAudience.values[index] {
+            case .one(let first): slotsByAudience.values[index] = .many([first, slot])
+            case .many(var all):
+                slotsByAudience.values[index] = .one(slot)  // releases the array, appended to in place
+                all.append(slot)
+                slotsByAudience.values[index] = .many(all)
+            }
+        } else {
+            slotsByAudience[device.audience] = .one(slot)
+        }
+        slotsByID[device.id] = slot
+        slots[Int(slot)] = Slot(device: device, gone: false)
+        devicesByPlatform[Self.index(of: device.platform)] += 1
+    }
+
+    /// Removes the device with this id.
+    /// - Returns: its platform, or `nil` when the store held no device with this id.
+    @discardableResult
+    mutating func removeDevice(id: String) -> Platform? {
+        guard let slot = slotsByID.removeValue(forKey: id), let stored = slots[Int(slot)] else { return nil }
+        slots[Int(slot)] = nil
+        freeSlots.append(slot)
+        let audience = stored.device.audience
+        if let index = slotsByAudience.index(forKey: audience) {
+            switch slotsByAudience.values[index] {
+            case .one: slotsByAudience.remove(at: index)
+            case .many(var all):
+                slotsByAudience.values[index] = .one(slot)  // releases the array, changed in place
+                all.removeAll { $0 == slot }
+                slotsByAudience.values[index] = all.count == 1 ? .one(all[0]) : .many(all)
+            }
+        }
+        devicesByPlatform[Self.index(of: stored.device.platform)] -= 1
+        return stored.device.platform
+    }
+
+    func devices(audience: String, platform: Platform) -> [Device] {
+        guard let found = slotsByAudience[audience] else { return [] }
+        return found.all.compactMap { slot in
+            guard let stored = slots[Int(slot)], !stored.gone, stored.device.platform == platform else { return nil }
+            return stored.device
+        }
+    }
+
+    mutating func markGone(id: String) {
+        guard let slot = slotsByID[id] else { return }
+        slots[Int(slot)]?.gone = true
+    }
+
+    mutating func markGone(_ device: Device) {
+        guard let slot = slotsByID[device.id], slots[Int(slot)]?.device == device else { return }
+        slots[Int(slot)]?.gone = true
+    }
+
+    func device(id: String) -> Device? {
+        slotsByID[id].flatMap { slots[Int($0)]?.device }
+    }
+
+    func isGone(id: String) -> Bool {
+        slotsByID[id].flatMap { slots[Int($0)]?.gone } ?? false
+    }
+
+    func allDevices() -> [Device] {
+        slots.compactMap { $0?.device }
+    }
+}
