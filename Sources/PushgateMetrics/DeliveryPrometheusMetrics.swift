@@ -14,6 +14,8 @@ public struct DeliveryPrometheusMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The worker's metrics, created once here.
     public let delivery: DeliveryMetrics
+    /// The factory of the registry, for the metrics of the device directory.
+    public let factory: PrometheusMetricsFactory
 
     /// Creates a registry of its own and the delivery metrics in it.
     public init() {
@@ -21,6 +23,7 @@ public struct DeliveryPrometheusMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.durationHistogramBuckets = [DeliveryMetrics.Name.requestDuration: Self.requestBuckets]
         delivery = DeliveryMetrics(factory: factory)
+        self.factory = factory
     }
 
     /// What `/metrics` answers: every metric, in the Prometheus text format.

@@ -58,10 +58,17 @@ struct DeliverCommand: AsyncParsableCommand {
                 "kafka-properties": "\(KafkaSecrets.describe(configuration.kafkaProperties))",
                 "metrics-port": "\(configuration.metricsPort.map(String.init) ?? "none")",
             ])
+        let metrics = DeliveryPrometheusMetrics()
+        // Credential files and endpoints first: a key that cannot be used is a usage error (exit 64).
+        let wiring: DeliverWiring.Wiring
+        do {
+            wiring = try DeliverWiring.make(configuration, metrics: metrics, logger: logger)
+        } catch {
+            logger.critical("\(error)")
+            throw ValidationError("\(error)")
+        }
         try await checkCluster(&configuration, logger: logger)
         let health = WorkerHealth()
-        let metrics = DeliveryPrometheusMetrics()
-        let wiring = try await DeliverWiring.make(configuration, metrics: metrics.delivery, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let port = configuration.metricsPort {
             services.append(

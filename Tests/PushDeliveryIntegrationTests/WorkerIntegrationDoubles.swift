@@ -10,7 +10,7 @@ final class WorkerDirectory: DeviceLookup {
             state.devices.filter { $0.audience == audience && $0.platform == platform && !state.gone.contains($0.id) }
         }
     }
-    func markGone(deviceID: String) { _ = state.withLock { $0.gone.insert(deviceID) } }
+    func markGone(device: Device) { _ = state.withLock { $0.gone.insert(device.id) } }
     var gone: Set<String> { state.withLock { $0.gone } }
 }
 

@@ -15,7 +15,7 @@ final class InMemoryDirectory: DeviceLookup {
         }
     }
 
-    func markGone(deviceID: String) { _ = state.withLock { $0.gone.insert(deviceID) } }
+    func markGone(device: Device) { _ = state.withLock { $0.gone.insert(device.id) } }
 
     var gone: Set<String> { state.withLock { $0.gone } }
 }

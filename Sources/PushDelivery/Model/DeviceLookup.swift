@@ -4,6 +4,7 @@ public protocol DeviceLookup: Sendable {
     /// gone whose directory record has not been written again since.
     func devices(audience: String, platform: Platform) -> [Device]
     /// Marks a device gone (its last outcome was `gone`): it receives nothing until its directory record
-    /// is written again.
-    func markGone(deviceID: String)
+    /// is written again. Only `device` as it was sent to is marked: a record written since the request
+    /// was made (a new token) is not.
+    func markGone(device: Device)
 }

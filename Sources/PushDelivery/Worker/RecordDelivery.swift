@@ -62,7 +62,7 @@ public struct RecordDelivery: Sendable {
                             DevicePush(record: record, device: device), platform: platform, expiry: expiry)
                     }
                     guard let answer else { return false }
-                    if answer.outcome == .gone { directory.markGone(deviceID: device.id) }
+                    if answer.outcome == .gone { directory.markGone(device: device) }
                     try await finish(record, platform: platform, device: device, key: device.id, answer: answer)
                     return true
                 }
