@@ -19,5 +19,7 @@ struct Base64URLCodingTests {
         #expect(Base64URLCoding.decode(Base64URLCoding.encode(bytes)) == bytes)
         #expect(Base64URLCoding.decode("Zg==") == Array("f".utf8))
         #expect(Base64URLCoding.decode("Zm9v+") == nil && Base64URLCoding.decode("Z") == nil)
+        #expect(Base64URLCoding.decode("Zg=A") == nil, "a = before the end")
+        #expect(Base64URLCoding.decode("Zg") == Array("f".utf8))
     }
 }

@@ -112,12 +112,12 @@ public struct DirectoryRecordParser: Sendable {
         let keys = try requiredObject(subscription, "keys", pointer: "/webpush/subscription/keys")
         let p256dhPointer = "/webpush/subscription/keys/p256dh"
         let p256dhText = try requiredString(keys, "p256dh", pointer: p256dhPointer)
-        guard let p256dh = Base64URL.decode(p256dhText) else { throw .value(p256dhPointer, "must be base64url") }
+        guard let p256dh = Base64URLCoding.decode(p256dhText) else { throw .value(p256dhPointer, "must be base64url") }
         guard p256dh.count == 65, p256dh.first == 0x04 else {
             throw .value(p256dhPointer, "must be a 65-byte uncompressed P-256 point (first byte 0x04)")
         }
         let authPointer = "/webpush/subscription/keys/auth"
-        guard let auth = Base64URL.decode(try requiredString(keys, "auth", pointer: authPointer)) else {
+        guard let auth = Base64URLCoding.decode(try requiredString(keys, "auth", pointer: authPointer)) else {
             throw .value(authPointer, "must be base64url")
         }
         guard auth.count == 16 else { throw .value(authPointer, "must be 16 bytes once decoded") }

@@ -19,17 +19,21 @@ public enum Base64URLCoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The bytes of base64url text with or without padding, or `nil` when it is not base64url.
+    /// The bytes of base64url text, or `nil` when it is not base64url. Trailing `=` padding is accepted and
+    /// ignored; the standard alphabet's `+` and `/`, whitespace, a `=` before the end and a length that no
+    /// bytes encode (one character past a multiple of four) are not base64url.
     public static func decode(_ text: String) -> [UInt8]? {
+        var characters = Substring(text).utf8
+        while characters.last == UInt8(ascii: "=") { characters = characters.dropLast() }
         var values: [UInt8] = []
-        for byte in text.utf8 {
+        values.reserveCapacity(characters.count)
+        for byte in characters {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(byte - UInt8(ascii: "A"))
             case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(byte - UInt8(ascii: "a") + 26)
             case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(byte - UInt8(ascii: "0") + 52)
             case UInt8(ascii: "-"): values.append(62)
             case UInt8(ascii: "_"): values.append(63)
-            case UInt8(ascii: "="): continue
             default: return nil
             }
         }
