@@ -9,8 +9,9 @@ compose config, kubernetes-validate, and KEDA's CRD schema through deploy/valida
 only what those cannot know:
 
 - every flag and every PUSHGATE_* variable given to pushgate (Dockerfile ENTRYPOINT/CMD/ENV, compose
-  services, the Kubernetes Deployment and its ConfigMaps/Secrets, command lines in deploy/README.md) is
-  one that `pushgate run --help` of the built binary lists, with a value pushgate can read;
+  services, the Kubernetes Deployments and their ConfigMaps/Secrets, command lines in deploy/README.md) is
+  one that `pushgate run --help` or `pushgate deliver --help` (as the command is) of the built binary
+  lists, with a value pushgate can read;
 - every COPY source of the Dockerfile is in a fresh clone (`git ls-files`) and not excluded by the
   Dockerfile's .dockerignore, or comes from an earlier stage (`COPY --from=STAGE`);
 - every SwiftPM resource bundle beside the built binary (`PACKAGE_TARGET.resources`, read by pushgate
@@ -18,8 +19,11 @@ only what those cannot know:
 - topics: the input and dead-letter topics of SPEC section 1 and each format's topic as the binary lists it
   (`pushgate formats`): kafka-init creates all of them and every topic the workers use, `--topic` and
   PUSHGATE_TOPICS name formats of the binary, KEDA's trigger watches the workers' input topic and group;
+  for `deliver` (SPEC 10): kafka-init creates its devices topic compacted and its receipts topic, KEDA's
+  triggers watch exactly its APNs formats' topics in its group, and its APNs key file is a read-only
+  mount of a Secret;
 - the grace period before SIGKILL (the Deployment's terminationGracePeriodSeconds, compose's
-  stop_grace_period) exceeds the workers' --shutdown-timeout (SPEC 7).
+  stop_grace_period) exceeds the workers' --shutdown-timeout (SPEC 7; deliver's default is 10 s).
 
 Prints one line per failure (all checks with -v) and ends with exactly `N passed, M failed`.
 """
@@ -57,32 +61,60 @@ class Checker:
         return ok
 
 
-class Context:
-    """What every check needs: the checker, the help text of `pushgate run`, and SPEC's topics."""
+# The subcommands deployed, and what differs between them.
+COMMANDS = ("run", "deliver")
+DEFAULT_SHUTDOWN_TIMEOUT = {"run": "30s", "deliver": "10s"}
+DEFAULT_GROUP = {"run": "pushgate", "deliver": "pushgate-deliver"}
+# deliver's own topics (SPEC 10): the device directory (compacted) and the receipts.
+DELIVER_TOPICS = {"devices": ("--devices-topic", "PUSHGATE_DEVICES_TOPIC", "push.devices"),
+                  "receipts": ("--receipts-topic", "PUSHGATE_RECEIPTS_TOPIC", "push.receipts")}
+# The platform of `pushgate formats` whose formats `deliver` posts to APNs (SPEC 10.2).
+APNS_FORMAT_PLATFORM = "ios"
+INTEGER_OPTIONS = ("--metrics-port", "--max-payload-bytes", "--max-in-flight", "--partitions", "--connect-timeout",
+                   "--max-in-flight-requests")
+DURATION_OPTIONS = ("--shutdown-timeout", "--request-timeout", "--give-up-after")
 
-    def __init__(self, c: Checker, help_: RunHelp | None, topics: dict[str, str]):
-        self.c, self.help, self.topics = c, help_, topics  # topics: format (or "input"/"dead-letter") -> name
+
+class Context:
+    """What every check needs: the checker, the help texts of `pushgate run` and `pushgate deliver`, and
+    SPEC's topics."""
+
+    def __init__(self, c: Checker, helps: dict[str, RunHelp | None], topics: dict[str, str],
+                 platforms: dict[str, str] | None = None):
+        self.c, self.helps, self.topics = c, helps, topics  # topics: format (or "input"/"dead-letter") -> name
+        self.platforms = platforms or {}  # format -> platform, from `pushgate formats`
+
+    @property
+    def help(self) -> RunHelp | None:
+        return self.helps.get("run")
 
     @property
     def formats(self) -> set[str]:
         return set(self.topics) - {"input", "dead-letter"}
 
+    def command_formats(self, command: str) -> set[str]:
+        """The formats a command may name in --topic: every one for run, the APNs ones for deliver."""
+        if command == "deliver":
+            return {f for f in self.formats if self.platforms.get(f) == APNS_FORMAT_PLATFORM}
+        return self.formats
 
-def load_run_help(binary: str) -> tuple[RunHelp | None, str]:
+
+def load_run_help(binary: str, command: str = "run") -> tuple[RunHelp | None, str]:
+    """The options and variables of `pushgate COMMAND --help`, or None and why not."""
     try:
-        proc = subprocess.run([binary, "run", "--help"], capture_output=True, text=True, timeout=60)
+        proc = subprocess.run([binary, command, "--help"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"cannot run '{binary} run --help': {error}"
+        return None, f"cannot run '{binary} {command} --help': {error}"
     if proc.returncode != 0:
-        return None, f"'{binary} run --help' exited {proc.returncode}: {proc.stderr.strip()[:200]}"
+        return None, f"'{binary} {command} --help' exited {proc.returncode}: {proc.stderr.strip()[:200]}"
     help_ = RunHelp(proc.stdout)
     if not help_.options or not help_.env_vars:
-        return None, f"'{binary} run --help' lists no options or no PUSHGATE_* variables"
+        return None, f"'{binary} {command} --help' lists no options or no PUSHGATE_* variables"
     return help_, ""
 
 
-def load_formats(binary: str) -> tuple[dict[str, str] | None, str]:
-    """The binary's formats, name -> default topic (`pushgate formats`), or None and why not."""
+def load_formats(binary: str) -> tuple[list[dict] | None, str]:
+    """The binary's formats (`pushgate formats`: name, topic, platform), or None and why not."""
     try:
         proc = subprocess.run([binary, "formats"], capture_output=True, text=True, timeout=60)
         listed = json.loads(proc.stdout) if proc.returncode == 0 else None
@@ -90,72 +122,97 @@ def load_formats(binary: str) -> tuple[dict[str, str] | None, str]:
         return None, f"cannot read '{binary} formats': {error}"
     if not isinstance(listed, list) or not listed:
         return None, f"'{binary} formats' exited {proc.returncode} or listed no formats"
-    return {f["name"]: f["topic"] for f in listed}, ""
+    return listed, ""
 
 
-def check_run_argv(x: Context, argv: list[str], where: str) -> dict[str, list[str]]:
-    """Checks a full command line (argv[0] is the program). Returns the options given, name -> values."""
-    if not x.c.check(len(argv) >= 2 and os.path.basename(argv[0]) == "pushgate" and argv[1] == "run",
-                     f"{where}: runs `pushgate run`", f"the command is {argv!r}"):
+def command_of(argv: list[str]) -> str | None:
+    """`run` or `deliver` when argv runs `pushgate run` or `pushgate deliver`, else None."""
+    ok = len(argv) >= 2 and os.path.basename(argv[0]) == "pushgate" and argv[1] in COMMANDS
+    return argv[1] if ok else None
+
+
+def check_run_argv(x: Context, argv: list[str], where: str, commands: tuple[str, ...] = ("run",)) -> dict[str, list[str]]:
+    """Checks a full command line (argv[0] is the program) of one of COMMANDS. Returns the options given,
+    name -> values."""
+    command = command_of(argv)
+    names = " or ".join(f"`pushgate {c}`" for c in commands)
+    if not x.c.check(command in commands, f"{where}: runs {names}", f"the command is {argv!r}"):
         return {}
-    if x.help is None:
-        x.c.check(False, f"{where}: flags verified against `pushgate run --help`", "no help text (see above)")
+    help_ = x.helps.get(command)
+    if help_ is None:
+        x.c.check(False, f"{where}: flags verified against `pushgate {command} --help`", "no help text (see above)")
         return {}
-    given, bad = x.help.parse(argv[2:])
+    given, bad = help_.parse(argv[2:])
+    formats = x.command_formats(command)
     for value in given.get("-X", []):
         if "=" not in value or value.startswith("="):
             bad.append(f"-X {value!r} is not KEY=VALUE")
     for value in given.get("--topic", []):
         fmt, eq, name = value.partition("=")
-        if not eq or fmt not in x.formats or not name:
-            bad.append(f"--topic {value!r} is not FORMAT=NAME with FORMAT one of {sorted(x.formats)}")
-    for name in ("--metrics-port", "--max-payload-bytes", "--max-in-flight", "--partitions", "--connect-timeout"):
+        if not eq or fmt not in formats or not name:
+            bad.append(f"--topic {value!r} is not FORMAT=NAME with FORMAT one of {sorted(formats)}")
+    for name in INTEGER_OPTIONS:
         bad += [f"{name} {v!r} is not an integer" for v in given.get(name, []) if not re.fullmatch(r"\d+", v)]
-    x.c.check(not bad, f"{where}: only `pushgate run` flags ({' '.join(argv[1:])})", "; ".join(bad))
+    for name in DURATION_OPTIONS:
+        bad += [f"{name} {v!r} is not a duration" for v in given.get(name, []) if duration_seconds(v) is None]
+    x.c.check(not bad, f"{where}: only `pushgate {command}` flags ({' '.join(argv[1:])})", "; ".join(bad))
     return given
 
 
-def check_env(x: Context, env: dict[str, str], where: str) -> None:
-    """Every PUSHGATE_* variable is one `pushgate run --help` names, with a value pushgate can read."""
+def check_env(x: Context, env: dict[str, str], where: str, command: str = "run") -> None:
+    """Every PUSHGATE_* variable is one `pushgate COMMAND --help` names, with a value pushgate can read."""
     names = sorted(n for n in env if n.startswith("PUSHGATE_"))
     if not names:
         return
-    if x.help is None:
-        x.c.check(False, f"{where}: PUSHGATE_* variables verified against `pushgate run --help`", "no help text")
+    help_ = x.helps.get(command)
+    if help_ is None:
+        x.c.check(False, f"{where}: PUSHGATE_* variables verified against `pushgate {command} --help`", "no help text")
         return
-    unknown = [n for n in names if n not in x.help.env_vars]
-    x.c.check(not unknown, f"{where}: PUSHGATE_* variables are ones `pushgate run --help` names",
+    unknown = [n for n in names if n not in help_.env_vars]
+    x.c.check(not unknown, f"{where}: PUSHGATE_* variables are ones `pushgate {command} --help` names",
               f"unknown: {', '.join(unknown)}")
+    formats = x.command_formats(command)
     bad = []
     for name in names:
         value = str(env[name])
         if "$(" in value or "${" in value:
             continue  # expanded by Kubernetes or compose
         if name in ("PUSHGATE_MAX_PAYLOAD_BYTES", "PUSHGATE_METRICS_PORT", "PUSHGATE_PARTITIONS",
-                    "PUSHGATE_MAX_IN_FLIGHT", "PUSHGATE_CONNECT_TIMEOUT") and not re.fullmatch(r"\s*\d+\s*", value):
+                    "PUSHGATE_MAX_IN_FLIGHT", "PUSHGATE_CONNECT_TIMEOUT",
+                    "PUSHGATE_MAX_IN_FLIGHT_REQUESTS") and not re.fullmatch(r"\s*\d+\s*", value):
             bad.append(f"{name}={value!r} is not an integer")
-        elif name == "PUSHGATE_SHUTDOWN_TIMEOUT" and duration_seconds(value.strip()) is None:
+        elif name in ("PUSHGATE_SHUTDOWN_TIMEOUT", "PUSHGATE_REQUEST_TIMEOUT", "PUSHGATE_GIVE_UP_AFTER") \
+                and duration_seconds(value.strip()) is None:
             bad.append(f"{name}={value!r} is not a duration (a whole number with ms, s, m or h)")
         elif name == "PUSHGATE_LENIENT" and value.strip().lower() not in {"true", "false", "1", "0", "yes", "no"}:
             bad.append(f"{name}={value!r} is not true/false")
+        elif name == "PUSHGATE_RECEIPTS" and value.strip() not in {"failures", "all", "none"}:
+            bad.append(f"{name}={value!r} is not failures, all or none")
         elif name == "PUSHGATE_X":
             bad += [f"PUSHGATE_X entry {e!r} is not key=value" for e in filter(None, (e.strip() for e in re.split(r"[;\n]", value)))
                     if "=" not in e or e.startswith("=")]
         elif name == "PUSHGATE_TOPICS":
             for entry in filter(None, (e.strip() for e in re.split(r"[,;\n]", value))):
                 fmt, eq, topic = entry.partition("=")
-                if not eq or fmt not in x.formats or not topic:
-                    bad.append(f"PUSHGATE_TOPICS entry {entry!r} is not FORMAT=NAME with a format of `pushgate formats`")
+                if not eq or fmt not in formats or not topic:
+                    bad.append(f"PUSHGATE_TOPICS entry {entry!r} is not FORMAT=NAME with a format of `pushgate formats`"
+                               + (" that deliver posts to APNs" if command == "deliver" else ""))
     x.c.check(not bad, f"{where}: PUSHGATE_* values are readable", "; ".join(bad))
 
 
-def worker_topics(x: Context, given: dict[str, list[str]], env: dict[str, str]) -> dict[str, str]:
-    """The topics a worker uses with these flags and variables: SPEC's names unless renamed."""
+def worker_topics(x: Context, given: dict[str, list[str]], env: dict[str, str], command: str = "run") -> dict[str, str]:
+    """The topics a worker uses with these flags and variables: SPEC's names unless renamed. run: the
+    input, every format and the dead letters; deliver: its APNs formats, the devices and the receipts."""
     topics = dict(x.topics)
     entries = [e for e in re.split(r"[,;\n]", env.get("PUSHGATE_TOPICS", "")) if "=" in e] + given.get("--topic", [])
     for entry in entries:
         fmt, _, name = entry.strip().partition("=")
         topics[fmt] = name
+    if command == "deliver":
+        used = {f: topics[f] for f in x.command_formats("deliver") if f in topics}
+        for key, (flag, var, default) in DELIVER_TOPICS.items():
+            used[key] = setting(given, env, flag, var) or default
+        return used
     topics["input"] = setting(given, env, "--input-topic", "PUSHGATE_INPUT_TOPIC") or topics["input"]
     topics["dead-letter"] = setting(given, env, "--dead-letter-topic", "PUSHGATE_DEAD_LETTER_TOPIC") or topics["dead-letter"]
     return topics
@@ -181,10 +238,10 @@ def duration_seconds(text: str) -> float | None:
 
 
 def check_grace_period(x: Context, grace: float | None, given: dict[str, list[str]], env: dict[str, str],
-                       where: str) -> None:
-    """SPEC 7: pushgate ends a shutdown within --shutdown-timeout (default 30 s); the orchestrator's grace
-    period must exceed it, or its SIGKILL comes first."""
-    text = setting(given, env, "--shutdown-timeout", "PUSHGATE_SHUTDOWN_TIMEOUT") or "30s"
+                       where: str, command: str = "run") -> None:
+    """SPEC 7 and 10.8: pushgate ends a shutdown within --shutdown-timeout (default 30 s for run, 10 s for
+    deliver); the orchestrator's grace period must exceed it, or its SIGKILL comes first."""
+    text = setting(given, env, "--shutdown-timeout", "PUSHGATE_SHUTDOWN_TIMEOUT") or DEFAULT_SHUTDOWN_TIMEOUT[command]
     timeout = duration_seconds(text.strip())
     if timeout is None or "$" in text:
         return  # unreadable values fail check_env; expanded ones are not known here
@@ -247,12 +304,17 @@ def check_resource_bundles(x: Context, binary: str, dockerfile: Path) -> None:
                   f"{folder} has it, no RUN or COPY of the Dockerfile names it")
 
 
+def topic_commands(script: str) -> list[str]:
+    """The shell commands of a kafka-init script, one per logical line (continuations joined)."""
+    return [line for line in script.replace("\\\n", " ").splitlines() if line.strip()]
+
+
 def check_compose(x: Context, path: Path, image: dict) -> None:
     if not x.c.check(path.is_file(), "docker-compose.yml exists", str(path)):
         return
     services = (yaml.safe_load(path.read_text()) or {}).get("services") or {}
     init = services.get("kafka-init") or {}
-    script = " ".join(as_argv(init.get("entrypoint")) + as_argv(init.get("command")))
+    script = "\n".join(as_argv(init.get("entrypoint")) + as_argv(init.get("command")))
     created = {t for t in re.findall(r"[\w.-]+", script)}
     missing = sorted(set(x.topics.values()) - created)
     x.c.check(bool(init) and not missing, "compose: kafka-init creates the input, dead-letter and every format's topic",
@@ -262,16 +324,52 @@ def check_compose(x: Context, path: Path, image: dict) -> None:
     for name, service in workers.items():
         where = f"compose service {name}"
         own_env = env_dict(service.get("environment"))
-        check_env(x, own_env, where)
         entry = as_argv(service["entrypoint"]) if "entrypoint" in service else image["entrypoint"]
         cmd = as_argv(service["command"]) if "command" in service else (image["cmd"] if "entrypoint" not in service else [])
-        given = check_run_argv(x, entry + cmd, where)
-        used = worker_topics(x, given, {**image["env"], **own_env})
+        command = command_of(entry + cmd) or "run"
+        check_env(x, own_env, where, command)
+        given = check_run_argv(x, entry + cmd, where, COMMANDS)
+        env = {**image["env"], **own_env}
+        used = worker_topics(x, given, env, command)
         unknown = sorted(set(used.values()) - created)
         x.c.check(not unknown, f"{where}: every topic it uses is created by kafka-init", f"not created: {unknown}")
+        if command == "deliver":
+            devices = used["devices"]
+            compacted = any(re.search(rf"(?<![\w.-]){re.escape(devices)}(?![\w.-])", line)
+                            and re.search(r"cleanup\.policy=compact(?![\w,])", line) for line in topic_commands(script))
+            x.c.check(compacted, f"{where}: kafka-init creates its devices topic {devices} compacted (cleanup.policy=compact)",
+                      "no kafka-init command creates it with --config cleanup.policy=compact")
         # Compose's default grace period (before SIGKILL) is 10 s.
         grace = duration_seconds(str(service.get("stop_grace_period", "10s")))
-        check_grace_period(x, grace, given, {**image["env"], **own_env}, where)
+        check_grace_period(x, grace, given, env, where, command)
+
+
+def check_key_file_mount(x: Context, pod: dict, container: dict, path: str | None, secrets: dict, where: str) -> None:
+    """deliver's APNs key file is a file of a Secret volume, mounted read-only (never an env variable)."""
+    if not x.c.check(bool(path), f"{where}: an APNs key file (--apns-key-file or PUSHGATE_APNS_KEY_FILE)"):
+        return
+    volumes = {v.get("name"): v for v in pod.get("volumes") or []}
+    for mount in container.get("volumeMounts") or []:
+        root = str(mount.get("mountPath", "")).rstrip("/")
+        if not path.startswith(root + "/"):
+            continue
+        secret = (volumes.get(mount.get("name")) or {}).get("secret")
+        x.c.check(secret is not None, f"{where}: the APNs key file {path} is in a Secret volume",
+                  f"volume {mount.get('name')} is not a Secret")
+        x.c.check(mount.get("readOnly") is True, f"{where}: the APNs key file's volume is mounted readOnly")
+        if secret is None:
+            return
+        relative = path[len(root) + 1:]
+        items = secret.get("items")
+        keys = {i.get("path"): i.get("key") for i in items} if items else None
+        key = keys.get(relative) if keys is not None else relative
+        defined = secrets.get(secret.get("secretName"))
+        if defined is not None:
+            held = set(defined.get("data") or {}) | set(defined.get("stringData") or {})
+            x.c.check(key in held, f"{where}: Secret {secret.get('secretName')} holds the key file {relative}",
+                      f"it holds {sorted(held)}")
+        return
+    x.c.check(False, f"{where}: the APNs key file {path} is in a Secret volume", "no volumeMount holds it")
 
 
 def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
@@ -280,47 +378,78 @@ def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
     def named(kind):
         return {(d.get("metadata") or {}).get("name"): d for d in objects if d.get("kind") == kind}
 
+    def pushgate_container(deployment):
+        pod = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
+        return next((ct for ct in pod.get("containers") or [] if "pushgate" in str(ct.get("image", ""))), None)
+
+    def argv_of(container):
+        command, args = container.get("command"), container.get("args")
+        argv = [str(a) for a in command] if command is not None else list(image["entrypoint"])
+        return argv + ([str(a) for a in args] if args is not None else (image["cmd"] if command is None else []))
+
     configmaps, secrets = named("ConfigMap"), named("Secret")
+    deployments = {name: d for name, d in named("Deployment").items() if pushgate_container(d) is not None}
+    commands = {name: command_of(argv_of(pushgate_container(d))) or "run" for name, d in deployments.items()}
+    # A ConfigMap or Secret is checked against the help of the commands whose Deployments read it.
+    readers: dict[str, set[str]] = {}
+    for name, deployment in deployments.items():
+        for source in pushgate_container(deployment).get("envFrom") or []:
+            ref = (source.get("configMapRef") or source.get("secretRef") or {}).get("name")
+            readers.setdefault(ref, set()).add(commands[name])
     for name, cm in configmaps.items():
-        check_env(x, {str(k): str(v) for k, v in (cm.get("data") or {}).items()}, f"ConfigMap {name}")
+        for command in sorted(readers.get(name, {"run"})):
+            check_env(x, {str(k): str(v) for k, v in (cm.get("data") or {}).items()}, f"ConfigMap {name}", command)
     for name, secret in secrets.items():
         keys = set(secret.get("data") or {}) | set(secret.get("stringData") or {})
-        check_env(x, {k: "" for k in keys if k.startswith("PUSHGATE_")}, f"Secret {name}")
-    deployments = [d for d in named("Deployment").values()
-                   for ct in (((d.get("spec") or {}).get("template") or {}).get("spec") or {}).get("containers") or []
-                   if "pushgate" in str(ct.get("image", ""))]
-    if not x.c.check(len(deployments) == 1, "kubernetes: one Deployment running pushgate", f"{len(deployments)}"):
-        return
-    pod = deployments[0]["spec"]["template"]["spec"]
-    container = next(ct for ct in pod["containers"] if "pushgate" in str(ct.get("image", "")))
-    where = f"Deployment container {container.get('name')}"
-    env = dict(image["env"])
-    for source in container.get("envFrom") or []:
-        table = configmaps if "configMapRef" in source else secrets
-        ref = (source.get("configMapRef") or source.get("secretRef") or {}).get("name")
-        if x.c.check(ref in table, f"{where}: envFrom {ref} is defined in kubernetes/"):
-            env.update({str(k): str(v) for k, v in {**(table[ref].get("data") or {}), **(table[ref].get("stringData") or {})}.items()})
-    own = {str(i.get("name")): str(i.get("value", "")) for i in container.get("env") or []}
-    check_env(x, own, f"{where} env")
-    env.update(own)
-    command, args = container.get("command"), container.get("args")
-    argv = [str(a) for a in command] if command is not None else list(image["entrypoint"])
-    argv += [str(a) for a in args] if args is not None else (image["cmd"] if command is None else [])
-    given = check_run_argv(x, argv, where)
-    # Kubernetes' default grace period is 30 s.
-    grace = pod.get("terminationGracePeriodSeconds", 30)
-    check_grace_period(x, float(grace) if isinstance(grace, (int, float)) else None, given, env, "Deployment")
-    used = worker_topics(x, given, env)
-    group = setting(given, env, "--group-id", "PUSHGATE_GROUP_ID") or "pushgate"
-    for so in named("ScaledObject").values():
-        for trigger in (so.get("spec") or {}).get("triggers") or []:
-            if trigger.get("type") != "kafka":
-                continue
+        for command in sorted(readers.get(name, {"run"})):
+            check_env(x, {k: "" for k in keys if k.startswith("PUSHGATE_")}, f"Secret {name}", command)
+    per_command = {c: sorted(n for n in deployments if commands[n] == c) for c in COMMANDS}
+    x.c.check(len(per_command["run"]) == 1, "kubernetes: one Deployment running `pushgate run`", f"{per_command['run']}")
+    x.c.check(len(per_command["deliver"]) <= 1, "kubernetes: at most one Deployment running `pushgate deliver`",
+              f"{per_command['deliver']}")
+    scaled = {((so.get("spec") or {}).get("scaleTargetRef") or {}).get("name"): so for so in named("ScaledObject").values()}
+    for name, deployment in sorted(deployments.items()):
+        command = commands[name]
+        pod = deployment["spec"]["template"]["spec"]
+        container = pushgate_container(deployment)
+        where = f"Deployment {name} container {container.get('name')}" if command == "deliver" \
+            else f"Deployment container {container.get('name')}"
+        env = dict(image["env"])
+        for source in container.get("envFrom") or []:
+            table = configmaps if "configMapRef" in source else secrets
+            ref = (source.get("configMapRef") or source.get("secretRef") or {}).get("name")
+            if x.c.check(ref in table, f"{where}: envFrom {ref} is defined in kubernetes/"):
+                env.update({str(k): str(v) for k, v in {**(table[ref].get("data") or {}), **(table[ref].get("stringData") or {})}.items()})
+        own = {str(i.get("name")): str(i.get("value", "")) for i in container.get("env") or []}
+        check_env(x, own, f"{where} env", command)
+        env.update(own)
+        given = check_run_argv(x, argv_of(container), where, COMMANDS)
+        # Kubernetes' default grace period is 30 s.
+        grace = pod.get("terminationGracePeriodSeconds", 30)
+        check_grace_period(x, float(grace) if isinstance(grace, (int, float)) else None, given, env,
+                           "Deployment" if command == "run" else f"Deployment {name}", command)
+        used = worker_topics(x, given, env, command)
+        group = setting(given, env, "--group-id", "PUSHGATE_GROUP_ID") or DEFAULT_GROUP[command]
+        if command == "deliver":
+            check_key_file_mount(x, pod, container, setting(given, env, "--apns-key-file", "PUSHGATE_APNS_KEY_FILE"),
+                                 secrets, where)
+        so = scaled.get(name)
+        if so is None:
+            continue
+        triggers = [t for t in (so.get("spec") or {}).get("triggers") or [] if t.get("type") == "kafka"]
+        label = "ScaledObject" if command == "run" else f"ScaledObject of {name}"
+        for trigger in triggers:
             meta = trigger.get("metadata") or {}
-            x.c.check(meta.get("topic") == used["input"], "ScaledObject: its kafka trigger watches the workers' input topic",
-                      f"{meta.get('topic')} vs {used['input']}")
-            x.c.check(meta.get("consumerGroup") == group, "ScaledObject: its kafka trigger watches the workers' group",
+            if command == "run":
+                x.c.check(meta.get("topic") == used["input"], f"{label}: its kafka trigger watches the workers' input topic",
+                          f"{meta.get('topic')} vs {used['input']}")
+            x.c.check(meta.get("consumerGroup") == group, f"{label}: its kafka trigger watches the workers' group",
                       f"{meta.get('consumerGroup')} vs {group}")
+        if command == "deliver":
+            watched = sorted(str((t.get("metadata") or {}).get("topic")) for t in triggers)
+            delivered = sorted(used[f] for f in x.command_formats("deliver") if f in used)
+            x.c.check(watched == delivered, f"{label}: one kafka trigger per APNs topic deliver reads",
+                      f"triggers watch {watched}, deliver reads {delivered}")
 
 
 def check_readme(x: Context, path: Path) -> None:
@@ -333,9 +462,9 @@ def check_readme(x: Context, path: Path) -> None:
             except ValueError:
                 continue
             for i in range(len(tokens) - 2):
-                # `pushgate run ...`, `.build/debug/pushgate run ...`, `docker run IMAGE:TAG run ...`
-                if re.fullmatch(r"(.*/)?pushgate(:[\w.-]+)?", tokens[i]) and tokens[i + 1] == "run":
-                    check_run_argv(x, ["pushgate"] + tokens[i + 1:], f"README.md `{line.strip()[:60]}`")
+                # `pushgate run ...`, `.build/debug/pushgate deliver ...`, `docker run IMAGE:TAG run ...`
+                if re.fullmatch(r"(.*/)?pushgate(:[\w.-]+)?", tokens[i]) and tokens[i + 1] in COMMANDS:
+                    check_run_argv(x, ["pushgate"] + tokens[i + 1:], f"README.md `{line.strip()[:60]}`", COMMANDS)
                     break
 
 
@@ -367,15 +496,19 @@ def main(argv: list[str] | None = None) -> int:
         binary = str(repo / binary)
 
     c = Checker(options.verbose)
-    help_, why = load_run_help(binary)
-    c.check(help_ is not None, "`pushgate run --help` lists options and PUSHGATE_* variables", why)
+    helps = {}
+    for command in COMMANDS:
+        helps[command], why = load_run_help(binary, command)
+        c.check(helps[command] is not None, f"`pushgate {command} --help` lists options and PUSHGATE_* variables", why)
     topics = spec_topics(spec.read_text()) if spec.is_file() else {}
     if not c.check({"input", "dead-letter"} <= set(topics), "SPEC section 1 lists the topics", f"read from {spec}"):
         topics = {"input": "push.unified", "dead-letter": "push.dlq"}
     formats, why = load_formats(binary)
+    platforms = {}
     if c.check(formats is not None, "`pushgate formats` lists the formats and their topics", why):
-        topics = {"input": topics["input"], "dead-letter": topics["dead-letter"], **formats}
-    x = Context(c, help_, topics)
+        topics = {"input": topics["input"], "dead-letter": topics["dead-letter"], **{f["name"]: f["topic"] for f in formats}}
+        platforms = {f["name"]: f.get("platform", "") for f in formats}
+    x = Context(c, helps, topics, platforms)
     image = check_dockerfile(x, deploy / "Dockerfile", repo, git_ls_files(repo))
     check_resource_bundles(x, binary, deploy / "Dockerfile")
     check_compose(x, deploy / "docker-compose.yml", image)

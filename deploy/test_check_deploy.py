@@ -69,6 +69,60 @@ OPTIONS:
   -h, --help              Show help information.
 """
 
+DELIVER_HELP = """\
+OVERVIEW: Read the output topics and post each record to its devices' push
+service; write receipts.
+
+Every option has an environment variable, used when the option is not given:
+PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_PLATFORMS,
+PUSHGATE_TOPICS, PUSHGATE_DEVICES_TOPIC, PUSHGATE_RECEIPTS_TOPIC, PUSHGATE_RECEIPTS,
+PUSHGATE_APNS_KEY_FILE, PUSHGATE_APNS_KEY_ID, PUSHGATE_APNS_TEAM_ID,
+PUSHGATE_APNS_BUNDLE_ID, PUSHGATE_APNS_ENDPOINT, PUSHGATE_APNS_SANDBOX_ENDPOINT,
+PUSHGATE_CA_FILE, PUSHGATE_REQUEST_TIMEOUT, PUSHGATE_GIVE_UP_AFTER,
+PUSHGATE_MAX_IN_FLIGHT_REQUESTS, PUSHGATE_X, PUSHGATE_METRICS_PORT,
+PUSHGATE_LOG_LEVEL, PUSHGATE_LOG_FORMAT, PUSHGATE_SHUTDOWN_TIMEOUT.
+
+USAGE: pushgate deliver <options>
+
+OPTIONS:
+  --bootstrap-servers <bootstrap-servers>
+                          Kafka bootstrap servers (host:port,...).
+  --group-id <group-id>   The consumer group (default: pushgate-deliver).
+  --platforms <PLATFORMS> The platforms to deliver to, comma-separated: apns.
+  --topic <FORMAT=NAME>   Output topic of a format (repeatable).
+  --devices-topic <devices-topic>
+                          The device directory topic (default: push.devices).
+  --receipts-topic <receipts-topic>
+                          The receipts topic (default: push.receipts).
+  --receipts <receipts>   Which outcomes get a receipt: failures, all, none.
+  --apns-key-file <FILE>  The APNs signing key (.p8, PKCS#8 PEM).
+  --apns-key-id <apns-key-id>
+                          The APNs key's id (JWT kid).
+  --apns-team-id <apns-team-id>
+                          The Apple developer team id (JWT iss).
+  --apns-bundle-id <apns-bundle-id>
+                          The bundle id of APNs devices without app.
+  --apns-endpoint <URL>   The APNs endpoint of production devices.
+  --apns-sandbox-endpoint <URL>
+                          The APNs endpoint of development devices.
+  --ca-file <FILE>        Further trusted CA certificates (PEM).
+  --request-timeout <DURATION>
+                          How long a push service may take to answer.
+  --give-up-after <DURATION>
+                          How long after its first try a push is expired.
+  --max-in-flight-requests <max-in-flight-requests>
+                          Most concurrent requests per platform.
+  -X <KEY=VALUE>          A librdkafka property (repeatable).
+  --metrics-port <metrics-port>
+                          Port of the HTTP server.
+  --log-level <log-level> Log level.
+  --log-format <log-format>
+                          text, json.
+  --shutdown-timeout <DURATION>
+                          How long SIGTERM may take to stop in all (default: 10s).
+  -h, --help              Show help information.
+"""
+
 
 FORMATS = [("apns", "push.apns", "ios"), ("adobe-carousel", "push.adobe.carousel", "ios"),
            ("fb-card", "push.fb.card", "ios"), ("android-expandable", "push.android.expandable", "android"),
@@ -111,6 +165,8 @@ class CheckDeployTests(unittest.TestCase):
             import sys
             if sys.argv[1:] == ["run", "--help"]:
                 sys.stdout.write({RUN_HELP!r})
+            elif sys.argv[1:] == ["deliver", "--help"]:
+                sys.stdout.write({DELIVER_HELP!r})
             elif sys.argv[1:] == ["formats"]:
                 sys.stdout.write(open({str(self.tmp / "formats.json")!r}).read())
             else:
@@ -263,6 +319,73 @@ class CheckDeployTests(unittest.TestCase):
         self.edit("kubernetes/scaledobject.yaml", "topic: push.unified", "topic: push.apns")
         self.assert_fails("ScaledObject: its kafka trigger watches the workers' input topic")
 
+    # -- pushgate deliver (SPEC 10)
+
+    def test_deliver_flag_that_only_run_has(self):
+        self.edit("kubernetes/deliver-deployment.yaml", "- deliver\n", "- deliver\n            - --lenient\n")
+        self.assert_fails("Deployment pushgate-deliver container deliver: only `pushgate deliver` flags",
+                          "unknown option --lenient")
+
+    def test_deliver_variable_that_only_run_has(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_RECEIPTS: failures", "PUSHGATE_INPUT_TOPIC: push.unified")
+        self.assert_fails("ConfigMap pushgate-deliver-config: PUSHGATE_* variables are ones `pushgate deliver --help` names",
+                          "unknown: PUSHGATE_INPUT_TOPIC")
+
+    def test_deliver_unreadable_values(self):
+        self.edit("docker-compose.yml", "PUSHGATE_RECEIPTS: failures", "PUSHGATE_RECEIPTS: some")
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_GIVE_UP_AFTER: 24h", "PUSHGATE_GIVE_UP_AFTER: 1d")
+        self.assert_fails("PUSHGATE_RECEIPTS='some' is not failures, all or none",
+                          "PUSHGATE_GIVE_UP_AFTER='1d' is not a duration")
+
+    def test_deliver_topic_of_a_format_it_does_not_deliver(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_TOPICS: apns=push.apns,", "PUSHGATE_TOPICS: fcm=push.fcm,apns=push.apns,")
+        self.assert_fails("PUSHGATE_TOPICS entry 'fcm=push.fcm' is not FORMAT=NAME with a format of `pushgate formats` that deliver posts to APNs")
+
+    def test_deliver_grace_period_not_above_its_shutdown_timeout(self):
+        self.edit("kubernetes/deliver-deployment.yaml", "terminationGracePeriodSeconds: 40", "terminationGracePeriodSeconds: 20")
+        self.edit("docker-compose.yml", "stop_grace_period: 40s", "stop_grace_period: 15s")
+        self.assert_fails("Deployment pushgate-deliver: the grace period exceeds pushgate's --shutdown-timeout (20s)",
+                          "compose service deliver: the grace period exceeds pushgate's --shutdown-timeout (20s)")
+
+    def test_deliver_default_shutdown_timeout_is_10_seconds(self):
+        # Without PUSHGATE_SHUTDOWN_TIMEOUT, deliver's 10 s applies (not run's 30 s): compose's default 10 s
+        # grace period is then not above it, a 15 s one is.
+        self.edit("docker-compose.yml", "      PUSHGATE_SHUTDOWN_TIMEOUT: 20s\n      PUSHGATE_LOG_LEVEL: info\n      PUSHGATE_X: client.id=pushgate-deliver",
+                  "      PUSHGATE_LOG_LEVEL: info\n      PUSHGATE_X: client.id=pushgate-deliver")
+        self.edit("docker-compose.yml", "stop_grace_period: 40s", "stop_grace_period: 15s")
+        rc, lines = self.run_checker()
+        self.assertEqual(rc, 0, "\n".join(lines))
+        self.edit("docker-compose.yml", "    stop_grace_period: 15s\n", "")
+        self.assert_fails("compose service deliver: the grace period exceeds pushgate's --shutdown-timeout (10s)")
+
+    def test_kafka_init_creates_the_devices_topic_not_compacted(self):
+        self.edit("docker-compose.yml", "--config cleanup.policy=compact", "--config cleanup.policy=delete")
+        self.assert_fails("compose service deliver: kafka-init creates its devices topic push.devices compacted")
+
+    def test_kafka_init_misses_the_receipts_topic(self):
+        self.edit("docker-compose.yml", "--topic push.receipts", "--topic push.receipt")
+        self.assert_fails("compose service deliver: every topic it uses is created by kafka-init", "push.receipts")
+
+    def test_deliver_key_file_not_read_only_or_not_from_a_secret(self):
+        self.edit("kubernetes/deliver-deployment.yaml", "              mountPath: /etc/pushgate/apns\n              readOnly: true\n",
+                  "              mountPath: /etc/pushgate/apns\n")
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/AuthKey.p8",
+                  "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/Key.p8")
+        self.assert_fails("the APNs key file's volume is mounted readOnly",
+                          "Secret pushgate-apns-key holds the key file Key.p8")
+
+    def test_deliver_key_file_outside_any_mount(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/AuthKey.p8",
+                  "PUSHGATE_APNS_KEY_FILE: /tmp/AuthKey.p8x")
+        self.edit("kubernetes/deliver-deployment.yaml", "mountPath: /tmp\n", "mountPath: /scratch\n")
+        self.assert_fails("the APNs key file /tmp/AuthKey.p8x is in a Secret volume")
+
+    def test_deliver_scaled_object_misses_an_apns_topic_or_watches_another_group(self):
+        self.edit("kubernetes/deliver-scaledobject.yaml", "topic: push.fb.card", "topic: push.fcm")
+        self.edit("kubernetes/deliver-scaledobject.yaml", "consumerGroup: pushgate-deliver", "consumerGroup: pushgate")
+        self.assert_fails("ScaledObject of pushgate-deliver: one kafka trigger per APNs topic deliver reads",
+                          "ScaledObject of pushgate-deliver: its kafka trigger watches the workers' group")
+
     def test_missing_binary(self):
         rc, lines = self.run_checker(self.tmp / "no-such-pushgate")
         self.assertEqual(rc, 1)
@@ -283,6 +406,11 @@ class ValidateKedaTests(unittest.TestCase):
         proc = self.run_validator((HERE / "kubernetes/scaledobject.yaml").read_text())
         self.assertEqual(proc.returncode, 0, proc.stdout)
         self.assertIn("2 passed, 0 failed", proc.stdout)
+
+    def test_the_deliver_scaled_object_passes(self):
+        proc = self.run_validator((HERE / "kubernetes/deliver-scaledobject.yaml").read_text())
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+        self.assertIn("1 passed, 0 failed", proc.stdout)
 
     def test_misspelt_field_and_wrong_type_fail(self):
         text = (HERE / "kubernetes/scaledobject.yaml").read_text()

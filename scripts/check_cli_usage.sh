@@ -69,6 +69,15 @@ expect 64 "--apns-key-file: cannot read '$tmp/missing.p8'" -- env PUSHGATE_BOOTS
 expect 64 "PUSHGATE_RECEIPTS must be one of failures, all, none" -- env PUSHGATE_RECEIPTS=some \
     PUSHGATE_APNS_KEY_FILE="$tmp/one.json" PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T \
     "$binary" deliver --bootstrap-servers 127.0.0.1:1
+# A key file that is readable but not a P-256 key: 64 naming the option, not a crash (the HTTP client made
+# before it is read is closed first).
+expect 64 "--apns-key-file" -- env PUSHGATE_BOOTSTRAP_SERVERS=127.0.0.1:1 \
+    PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T "$binary" deliver --apns-key-file "$tmp/one.json"
+# A usable key and no broker: status 1 once the cluster check gives up (10 s), not a crash.
+if openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$tmp/key.p8" 2>/dev/null; then
+    expect 1 "cannot reach bootstrap servers 127.0.0.1:1" -- env PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T \
+        "$binary" deliver --bootstrap-servers 127.0.0.1:1 --apns-key-file "$tmp/key.p8"
+fi
 # `pushgate devices` (SPEC 10.8) needs a cluster, and a device id is 1..512 UTF-8 bytes.
 expect 64 "--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required" -- env -u PUSHGATE_BOOTSTRAP_SERVERS "$binary" devices list
 expect 64 "Missing expected argument" -- "$binary" devices remove --bootstrap-servers 127.0.0.1:9

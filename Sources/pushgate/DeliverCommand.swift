@@ -62,12 +62,18 @@ struct DeliverCommand: AsyncParsableCommand {
         // Credential files and endpoints first: a key that cannot be used is a usage error (exit 64).
         let wiring: DeliverWiring.Wiring
         do {
-            wiring = try DeliverWiring.make(configuration, metrics: metrics, logger: logger)
+            wiring = try await DeliverWiring.make(configuration, metrics: metrics, logger: logger)
         } catch {
             logger.critical("\(error)")
             throw ValidationError("\(error)")
         }
-        try await checkCluster(&configuration, logger: logger)
+        do {
+            try await checkCluster(&configuration, logger: logger)
+        } catch {
+            // No service group will close the HTTP client: close it here (its deinit would stop the process).
+            await wiring.close()
+            throw error
+        }
         let health = WorkerHealth()
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let port = configuration.metricsPort {

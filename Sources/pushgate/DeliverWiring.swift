@@ -12,14 +12,23 @@ enum DeliverWiring {
     struct Wiring {
         var services: DeliveryServices
         var background: [any Service]
+        /// The shared HTTP client, closed by a background service; closed by ``close()`` instead when the
+        /// command stops before the service group runs (an HTTP client must be shut down before its deinit).
+        let http: PushHTTPClient
+
+        /// Closes the shared HTTP client, for a command that stops before running the service group.
+        func close() async {
+            await http.shutdown()
+        }
     }
 
     /// Builds the directory, its reader and one `PushSender` per platform of `configuration`, reading the
     /// credential files now.
-    /// - Throws: ``SenderOptionError`` naming the option of a credential file or endpoint that cannot be used.
+    /// - Throws: ``SenderOptionError`` naming the option of a credential file or endpoint that cannot be used
+    ///   (the HTTP client made by then is closed first).
     static func make(
         _ configuration: DeliveryConfiguration, metrics: DeliveryPrometheusMetrics, logger: Logger
-    ) throws -> Wiring {
+    ) async throws -> Wiring {
         let directory = DeviceDirectory(metricsFactory: metrics.factory)
         let rules = DirectoryRules(apnsBundleIDGiven: configuration.apns.bundleID != nil)
         let reader = DirectoryReader(
@@ -29,6 +38,24 @@ enum DeliverWiring {
         let http = try PushHTTPClient(
             configuration: PushHTTPConfiguration(
                 caFiles: configuration.caFile.map { [$0] } ?? [], requestTimeout: configuration.requestTimeout))
+        let senders: [any PushSender]
+        do {
+            senders = try makeSenders(configuration, http: http, logger: logger)
+        } catch {
+            // An HTTP client must be shut down before its deinit, which would otherwise stop the process.
+            await http.shutdown()
+            throw error
+        }
+        return Wiring(
+            services: DeliveryServices(
+                directory: directory, directoryCaughtUp: { await reader.waitUntilCaughtUp() }, senders: senders),
+            background: [HTTPClientClosing(http: http), reader], http: http)
+    }
+
+    /// One sender per platform of `configuration`, reading its credential files now.
+    private static func makeSenders(
+        _ configuration: DeliveryConfiguration, http: PushHTTPClient, logger: Logger
+    ) throws -> [any PushSender] {
         var senders: [any PushSender] = []
         if configuration.platforms.contains(.apns) {
             let apns = configuration.apns
@@ -41,10 +68,7 @@ enum DeliverWiring {
                     keyFile: keyFile, keyID: keyID, teamID: teamID, bundleID: apns.bundleID,
                     endpoint: apns.endpoint, sandboxEndpoint: apns.sandboxEndpoint, http: http, logger: logger))
         }
-        return Wiring(
-            services: DeliveryServices(
-                directory: directory, directoryCaughtUp: { await reader.waitUntilCaughtUp() }, senders: senders),
-            background: [HTTPClientClosing(http: http), reader])
+        return senders
     }
 }
 
