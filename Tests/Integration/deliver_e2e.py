@@ -427,6 +427,12 @@ def scenario_outage(pushgate, directory, failures, seconds=20):
         failures.check(len(probes) <= 8, f"paused: after the first refusals, one probe at a time with back-off "
                        f"({len(refused)} refused, {len(probes)} of them after the first 1.5 s)")
         receipts = run.receipts(expect=2 * count, timeout=90)
+        accepted = [line["time"] for line in run.requests() if line["answer"]["status"] == 200]
+        # The probes' back-off (1, 2, 4, 8, 16 s, each up to 1.2 times) brings one within 20 s of the outage's end.
+        failures.check(accepted and accepted[0] - (start + seconds) < 20,
+                       "the first accepted request came within 20 s of the outage's end "
+                       f"({accepted[0] - (start + seconds) if accepted else '?':.1f} s)" if accepted else
+                       "a request was accepted after the outage")
         outcomes = sorted(r["json"]["outcome"] for r in receipts)
         failures.check(outcomes == ["delivered"] * (2 * count),
                        f"after the outage every pair delivered: {2 * count} (got {len(outcomes)}, "
