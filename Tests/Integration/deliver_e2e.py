@@ -271,7 +271,7 @@ def scenario_outcomes(pushgate, directory, failures):
     run = Run(pushgate, directory, "outcomes", script)
     try:
         run.put_devices([device(name, f"user-{name}") for name in names])
-        run.start_deliver(log_level="debug")
+        run.start_deliver(log_level="trace")
         body = b'{"aps":{"alert":{"title":"Hi","body":"There"}}}'
         channel = base64.b64encode(b"channel-1").decode()
         now = int(time.time())
