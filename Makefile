@@ -65,6 +65,12 @@ build-release: deps
 run: build
 	@./scripts/demo.sh $(BIN)
 
+## Delivery: `pushgate broker`, the stand-in APNs of the tests, `pushgate run` and `pushgate deliver`, the example
+## devices (examples/devices.jsonl) and payloads; prints what each device's stand-in received and the receipts.
+.PHONY: deliver-demo
+deliver-demo: build
+	@$(PYTHON) scripts/deliver_demo.py $(BIN)
+
 ## The playground: a page on http://127.0.0.1:8080/ to try payloads and see every output drawn (docs/playground.md).
 playground: build
 	$(BIN) playground
@@ -150,6 +156,9 @@ test: deps check
 	@# Bounded shutdown (docs/testing.md, "Bounded shutdown"): SIGTERM with the brokers gone, in a rebalance, a join
 	@# and while starting; each of its six scenarios once, about a minute.
 	$(PYTHON) Tests/Integration/shutdown_bound.py --pushgate $(BIN) --repeat 1
+	@# Delivery end to end (docs/testing.md, "Delivery end to end"): every APNs outcome, Retry-After, a credential
+	@# outage, kill -9, invalid directory records and no secrets in the logs, against the stand-in APNs.
+	timeout 600 $(PYTHON) Tests/Integration/deliver_e2e.py --pushgate $(BIN)
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the

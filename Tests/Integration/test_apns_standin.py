@@ -287,6 +287,32 @@ class StandInTests(unittest.TestCase):
             process.wait(10)
             process.stdout.close()
 
+    def test_an_outage_refuses_valid_tokens_for_its_seconds_from_the_first_request_then_answers_them(self):
+        process = subprocess.Popen(
+            [sys.executable, STANDIN, "--verify-key", os.path.join(self.directory.name, "AuthKey.p8"), "--key-id",
+             KEY_ID, "--team-id", TEAM_ID, "--bundle-id", BUNDLE, "--ca-out", self.ca + ".3",
+             "--log", self.log + ".3", "--refuse-tokens-for", "1.5"], stdout=subprocess.PIPE, text=True)
+        try:
+            time.sleep(1.0)  # the outage starts at the first request, not at the start
+            port = json.loads(process.stdout.readline())["production_port"]
+            client = Client(port, self.ca + ".3")
+            headers = [("authorization", "bearer " + provider_token(self.key)), ("apns-push-type", "alert"),
+                       ("apns-topic", BUNDLE)]
+            path = f"/3/device/{TOKEN}"
+            answers = [client.request(path, headers, b"{}")]
+            answers.append(client.request(path, [("authorization", "bearer x.y.z")] + headers[1:], b"{}"))
+            answers.append(client.request(path, headers, b"{}"))
+            time.sleep(1.6)
+            answers.append(client.request(path, headers, b"{}"))
+            client.close()
+            self.assertEqual([self.reason(answer) for answer in answers],
+                             [(403, "InvalidProviderToken"), (403, "InvalidProviderToken"),
+                              (403, "InvalidProviderToken"), (200, None)])
+        finally:
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+
     def test_a_client_without_h2_is_refused(self):
         context = ssl.create_default_context(cafile=self.ca)
         context.set_alpn_protocols(["http/1.1"])

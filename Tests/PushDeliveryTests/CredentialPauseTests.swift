@@ -83,6 +83,24 @@ struct CredentialPauseTests {
         #expect(PauseKey(platform: .webpush, scope: "site").description == "webpush key site")
     }
 
+    @Test func refusalsOfRequestsSentBeforeThePauseDoNotLengthenItsBackOff() {
+        let pauses = CredentialPauses(
+            policy: RetryPolicy(initialDelay: .seconds(1), randomFactor: { _ in 1 }), logger: Logger(label: "test"))
+        let key = PauseKey(platform: .apns)
+        let start = ContinuousClock.now
+        // 40 requests were out when the credentials were revoked: 40 refusals, one pause, its first back-off.
+        for _ in 0..<40 { pauses.refused(key, reason: "403 InvalidProviderToken", now: start) }
+        #expect(pauses.admit(key, now: start + .milliseconds(900)) != .probe)
+        #expect(pauses.admit(key, now: start + .seconds(1)) == .probe)
+        // The probe's refusal doubles it; a late answer of an earlier request neither doubles it nor ends the probe.
+        pauses.refused(key, reason: "403 InvalidProviderToken", now: start + .seconds(1))
+        pauses.refused(key, reason: "403 InvalidProviderToken", probe: true, now: start + .seconds(1))
+        #expect(pauses.admit(key, now: start + .milliseconds(2900)) != .probe)
+        #expect(pauses.admit(key, now: start + .seconds(3)) == .probe)
+        pauses.refused(key, reason: "403 InvalidProviderToken", now: start + .seconds(3))
+        #expect(pauses.admit(key, now: start + .seconds(4)) != .probe)
+    }
+
     @Test func theErrorIsLoggedAtMostOnceAMinute() {
         let log = LogLines()
         var logger = Logger(label: "test") { _ in log }

@@ -89,22 +89,27 @@ public final class CredentialPauses: Sendable {
     }
 
     /// The credentials of `key` were refused (`reason` says how, without secrets): pauses it, or keeps it
-    /// paused with a longer back-off.
-    public func refused(_ key: PauseKey, reason: String, now: ContinuousClock.Instant = .now) {
+    /// paused. Only the pause's first refusal and its probes' refusals (`probe`) lengthen the back-off: the
+    /// refusals of requests that were already out when the pause began say nothing new.
+    public func refused(
+        _ key: PauseKey, reason: String, probe: Bool = false, now: ContinuousClock.Instant = .now
+    ) {
         let (log, newlyPausedPlatform, waiters) = state.withLock {
             state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
             let platformWasPaused = state.pauses.keys.contains { $0.platform == key.platform }
-            var pause =
-                state.pauses[key]
-                ?? Pause(refusals: 0, reason: reason, nextProbe: now, lastLogged: now - logInterval)
-            pause.refusals += 1
+            let existing = state.pauses[key]
+            var pause = existing ?? Pause(refusals: 0, reason: reason, nextProbe: now, lastLogged: now - logInterval)
             pause.reason = reason
-            pause.probing = false
-            pause.nextProbe = now + policy.delay(afterFailures: pause.refusals)
+            let backOff = existing == nil || probe
+            if backOff {
+                pause.refusals += 1
+                pause.probing = false
+                pause.nextProbe = now + policy.delay(afterFailures: pause.refusals)
+            }
             let log = now - pause.lastLogged >= logInterval
             if log { pause.lastLogged = now }
             state.pauses[key] = pause
-            return (log, !platformWasPaused, state.takeWaiters())
+            return (log, !platformWasPaused, backOff ? state.takeWaiters() : [])
         }
         if log {
             logger.error(

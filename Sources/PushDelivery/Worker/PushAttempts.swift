@@ -100,7 +100,7 @@ public struct PushAttempts: Sendable {
                     return nil
                 }
                 last = details
-                pauses.refused(key, reason: Self.describe(details))
+                pauses.refused(key, reason: Self.describe(details), probe: probing)
                 if expiry != .oneAttempt { metrics.recordRetry(platform: platform) }
             }
         }

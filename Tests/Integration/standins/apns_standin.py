@@ -41,7 +41,12 @@ an object; every member is optional:
   connection, no answer), "close" (close the connection without an answer), "reset" (RST_STREAM the stream).
 A token of "environments" is valid on that environment's port only (the other answers 400 BadDeviceToken).
 
---log gets one JSON line per request, written before the answer goes out: "environment" (production | sandbox),
+--refuse-tokens-for SECONDS: a credential outage. Every request whose provider token passes the checks above is
+answered 403 InvalidProviderToken for SECONDS after the first such request (not after the start, so a slow client
+still meets the whole outage); later requests are checked and answered as usual.
+
+--log gets one JSON line per request, written before the answer goes out: "time" (when the request was whole,
+seconds since 1970), "environment" (production | sandbox),
 "connection", "stream", "method", "path", "authority", "headers" (every header but `authorization` and the pseudo
 headers, name -> value), "jwt" ({"alg", "kid", "iss", "iat", "digest": the first 16 hex digits of the token's
 SHA-256}, or null; never the token itself), "body" (the body as UTF-8 text, invalid bytes replaced), "body_size"
@@ -173,6 +178,7 @@ class StandIn:
         self.environments = script.get("environments", {})
         self.log = log
         self.connections = 0
+        self.refusing_since = None
 
     def check_provider_token(self, headers, connection, request):
         """The JWT of the `authorization` header, checked; `request.jwt` gets what the log shows of it."""
@@ -216,6 +222,17 @@ class StandIn:
             if connection.token is not None and interval > 0 and now - connection.token_since < interval:
                 raise Refusal(429, "TooManyProviderTokenUpdates")
             connection.token, connection.token_since = token, now
+        self.check_outage(now)
+
+    def check_outage(self, now):
+        """--refuse-tokens-for: a valid token is refused as a revoked key is, for that long after the first one."""
+        seconds = self.options.refuse_tokens_for
+        if seconds <= 0:
+            return
+        if self.refusing_since is None:
+            self.refusing_since = now
+        if now - self.refusing_since < seconds:
+            raise Refusal(403, "InvalidProviderToken")
 
     @staticmethod
     def check_priority(headers, push_type, required):
@@ -547,6 +564,8 @@ def main():
     parser.add_argument("--max-token-age", type=float, default=3600, help="seconds; older: ExpiredProviderToken")
     parser.add_argument("--token-update-interval", type=float, default=0,
                         help="seconds between new tokens on a connection (0: not checked; Apple: 1200)")
+    parser.add_argument("--refuse-tokens-for", type=float, default=0,
+                        help="seconds of 403 InvalidProviderToken to valid tokens, from the first request")
     options = parser.parse_args()
     try:
         asyncio.run(serve(options))
