@@ -1,7 +1,7 @@
 import Crypto
 
 /// The provider token's signing key: the `.p8` file Apple gives (`--apns-key-file`), a P-256 private key in
-/// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). A SEC1 PEM (`EC PRIVATE KEY`) of the same key is read too.
+/// PKCS#8 PEM (a `PRIVATE KEY` block). A SEC1 PEM (an `EC PRIVATE KEY` block) of the same key is read too.
 public enum APNsSigningKey {
     /// The option errors name.
     public static let option = "--apns-key-file"
