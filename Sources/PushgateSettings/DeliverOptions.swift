@@ -30,6 +30,10 @@ public struct DeliverOptions: ParsableArguments, Sendable {
     @Option(Settings.Deliver.apnsEndpoint) public var apnsEndpoint: String?
     /// `--apns-sandbox-endpoint`.
     @Option(Settings.Deliver.apnsSandboxEndpoint) public var apnsSandboxEndpoint: String?
+    /// `--fcm-credentials FILE`, repeatable.
+    @Option(list: Settings.Deliver.fcmCredentials) public var fcmCredentials: [String] = []
+    /// `--fcm-endpoint`.
+    @Option(Settings.Deliver.fcmEndpoint) public var fcmEndpoint: String?
     /// `--ca-file`.
     @Option(Settings.Deliver.caFile) public var caFile: String?
     /// `--request-timeout`, as text.

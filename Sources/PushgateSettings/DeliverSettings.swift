@@ -17,7 +17,7 @@ public struct DeliverSettings: Sendable {
     public var logFormat: LogFormat
 
     /// The platforms this version delivers to.
-    public static let supportedPlatforms: Set<Platform> = [.apns]
+    public static let supportedPlatforms: Set<Platform> = [.apns, .fcm]
 
     /// The secret values among the librdkafka properties, never to be logged.
     public var secrets: [String] { KafkaSecrets.secretValues(of: delivery.kafkaProperties) }
@@ -49,16 +49,20 @@ public struct DeliverSettings: Sendable {
             bundleID: try reader.value(S.apnsBundleID, flag: options.apnsBundleID),
             endpoint: try reader.value(S.apnsEndpoint, flag: options.apnsEndpoint),
             sandboxEndpoint: try reader.value(S.apnsSandboxEndpoint, flag: options.apnsSandboxEndpoint))
+        let fcm = FCMSettings(
+            credentialFiles: try reader.value(
+                S.fcmCredentials, flag: options.fcmCredentials.isEmpty ? nil : options.fcmCredentials),
+            endpoint: try reader.value(S.fcmEndpoint, flag: options.fcmEndpoint))
         let named: Set<Platform>?
         if let text = options.platforms {
             named = try S.platforms.parser.read(text, name: S.platforms.flag)
         } else {
             named = try reader.value(S.platforms, flag: nil as Set<Platform>?)
         }
-        let platforms = try Self.platforms(named: named, apns: apns)
+        let platforms = try Self.platforms(named: named, apns: apns, fcm: fcm)
         var retry = RetryPolicy()
         retry.giveUpAfter = try reader.value(S.giveUpAfter, flagText: options.giveUpAfter)
-        let delivery = DeliveryConfiguration(
+        var delivery = DeliveryConfiguration(
             bootstrapServers: bootstrapServers, groupId: try reader.value(S.groupId, flag: options.groupId),
             platforms: platforms, topics: try reader.value(Settings.topics, flagEntries: options.topics),
             devicesTopic: try reader.value(S.devicesTopic, flag: options.devicesTopic),
@@ -70,11 +74,17 @@ public struct DeliverSettings: Sendable {
             kafkaProperties: try reader.value(Settings.kafkaProperties, flagEntries: options.kafkaProperties),
             metricsPort: try reader.value(Settings.metricsPort, flag: options.metricsPort),
             shutdownTimeout: try reader.value(S.shutdownTimeout, flagText: options.shutdownTimeout))
+        delivery.fcm = fcm
         if checkingFiles {
             for (flag, path) in [("--apns-key-file", apns.keyFile), ("--ca-file", delivery.caFile)] {
                 guard let path, platforms.contains(.apns) || flag == "--ca-file" else { continue }
                 guard FileManager.default.isReadableFile(atPath: path) else {
                     throw SettingError("\(flag): cannot read '\(path)'")
+                }
+            }
+            for path in fcm.credentialFiles where platforms.contains(.fcm) {
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw SettingError("--fcm-credentials: cannot read '\(path)'")
                 }
             }
         }
@@ -85,23 +95,34 @@ public struct DeliverSettings: Sendable {
 
     /// The platforms to deliver to: those named, each with its credentials; without `--platforms`, those
     /// whose credentials are given (at least one).
-    private static func platforms(named: Set<Platform>?, apns: APNsSettings) throws(SettingError) -> Set<Platform> {
+    private static func platforms(
+        named: Set<Platform>?, apns: APNsSettings, fcm: FCMSettings
+    ) throws(SettingError) -> Set<Platform> {
         guard let named else {
-            guard apns.hasCredentials else {
-                throw SettingError(
-                    "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id "
-                        + "(or their PUSHGATE_APNS_* variables)")
+            var given: Set<Platform> = []
+            if apns.hasCredentials { given.insert(.apns) }
+            let someAPNs = apns.keyFile != nil || apns.keyID != nil || apns.teamID != nil
+            if someAPNs, fcm.hasCredentials, let missing = apns.missingCredentialOption {
+                throw SettingError("apns needs \(missing) (or name the platforms with --platforms)")
             }
-            return [.apns]
+            if fcm.hasCredentials { given.insert(.fcm) }
+            guard !given.isEmpty else {
+                throw SettingError(
+                    "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id, "
+                        + "or --fcm-credentials (or their PUSHGATE_* variables)")
+            }
+            return given
         }
         for platform in named.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard supportedPlatforms.contains(platform) else {
-                throw SettingError("--platforms: \(platform.rawValue) is not delivered by this version (only apns)")
+                throw SettingError(
+                    "--platforms: \(platform.rawValue) is not delivered by this version (only apns and fcm)")
             }
         }
         if named.contains(.apns), let missing = apns.missingCredentialOption {
             throw SettingError("--platforms apns needs \(missing)")
         }
+        if named.contains(.fcm), !fcm.hasCredentials { throw SettingError("--platforms fcm needs --fcm-credentials") }
         guard !named.isEmpty else { throw SettingError("--platforms names no platform") }
         return named
     }

@@ -30,6 +30,12 @@ extension Option {
         self.init(name: setting.optionName, help: setting.argumentHelp)
     }
 
+    /// The repeatable option of a list setting (`--fcm-credentials FILE`), named and documented by it; empty when
+    /// not given.
+    public init(wrappedValue: [String], list setting: Setting<[String]>) where Value == [String] {
+        self.init(wrappedValue: wrappedValue, name: setting.optionName, help: setting.argumentHelp)
+    }
+
     /// The repeatable `NAME=VALUE` option of a map setting, named and documented by it.
     public init<Parsed>(wrappedValue: [String], _ setting: MapSetting<Parsed>) where Value == [String] {
         self.init(wrappedValue: wrappedValue, name: setting.optionName, help: setting.argumentHelp)

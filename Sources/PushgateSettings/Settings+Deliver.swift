@@ -22,7 +22,7 @@ extension Settings {
         /// `--platforms`.
         public static let platforms = Setting<Set<Platform>?>(
             "platforms", inFile: false, default: nil, described: "those whose credentials are given",
-            summary: "The platforms to deliver to, comma-separated: apns", valueName: "PLATFORMS",
+            summary: "The platforms to deliver to, comma-separated: apns, fcm", valueName: "PLATFORMS",
             parser: .optional(.platforms))
 
         /// `--devices-topic`.
@@ -72,6 +72,18 @@ extension Settings {
             "apns-sandbox-endpoint", inFile: false, default: nil, described: "`https://api.sandbox.push.apple.com`",
             summary: "The APNs endpoint of development devices", valueName: "URL", parser: .optional(.httpsURL))
 
+        /// `--fcm-credentials`, repeatable.
+        public static let fcmCredentials = Setting<[String]>(
+            "fcm-credentials", inFile: false, default: [], described: "none",
+            summary: "A Firebase service-account key file (JSON), read at start; repeatable, one per project",
+            valueName: "FILE", option: "`--fcm-credentials FILE` (repeatable)",
+            environmentNote: " (one file a line, or `;`-separated)", parser: .fileList)
+
+        /// `--fcm-endpoint`.
+        public static let fcmEndpoint = Setting<String?>(
+            "fcm-endpoint", inFile: false, default: nil, described: "`https://fcm.googleapis.com`",
+            summary: "The FCM HTTP v1 endpoint", valueName: "URL", parser: .optional(.httpsURL))
+
         /// `--ca-file`.
         public static let caFile = Setting<String?>(
             "ca-file", inFile: false, default: nil, described: "none: the system's",
@@ -105,7 +117,8 @@ extension Settings {
         /// Every setting of `pushgate deliver`, in the order of its help and of its settings table.
         public static let all: [any SettingDefinition] = [
             bootstrapServers, groupId, platforms, Settings.topics, devicesTopic, receiptsTopic, receipts, apnsKeyFile,
-            apnsKeyID, apnsTeamID, apnsBundleID, apnsEndpoint, apnsSandboxEndpoint, caFile, requestTimeout,
+            apnsKeyID, apnsTeamID, apnsBundleID, apnsEndpoint, apnsSandboxEndpoint, fcmCredentials,
+            fcmEndpoint, caFile, requestTimeout,
             giveUpAfter, maxInFlightRequests, Settings.kafkaProperties, Settings.metricsPort, Settings.logLevel,
             Settings.logFormat, shutdownTimeout,
         ]
@@ -151,6 +164,19 @@ extension SettingParser where Value == Set<Platform> {
                 return platforms
             },
             describe: { "`" + $0.map(\.rawValue).sorted().joined(separator: ",") + "`" })
+    }
+}
+
+extension SettingParser where Value == [String] {
+    /// A list of file paths: in a variable, one a line or `;`-separated (the convention of
+    /// ``EnvironmentSettings``); each non-empty.
+    public static var fileList: Self {
+        Self(
+            parse: { text, _ in EnvironmentSettings(["list": text]).list("list") },
+            check: { paths, name throws(SettingError) in
+                guard !paths.contains(where: \.isEmpty) else { throw SettingError("\(name) must name a file") }
+            },
+            describe: { $0.isEmpty ? "none" : $0.joined(separator: ";") })
     }
 }
 

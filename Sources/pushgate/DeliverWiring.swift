@@ -30,7 +30,9 @@ enum DeliverWiring {
         _ configuration: DeliveryConfiguration, metrics: DeliveryPrometheusMetrics, logger: Logger
     ) async throws -> Wiring {
         let directory = DeviceDirectory(metricsFactory: metrics.factory)
-        let rules = DirectoryRules(apnsBundleIDGiven: configuration.apns.bundleID != nil)
+        let rules = DirectoryRules(
+            apnsBundleIDGiven: configuration.apns.bundleID != nil,
+            fcmCredentialCount: configuration.platforms.contains(.fcm) ? configuration.fcm.credentialFiles.count : 0)
         let reader = DirectoryReader(
             topic: configuration.devicesTopic, bootstrapServers: configuration.bootstrapServers,
             properties: KafkaPropertyScope.properties(configuration.kafkaProperties, for: .consumer),
@@ -67,6 +69,13 @@ enum DeliverWiring {
                 try APNsSender.make(
                     keyFile: keyFile, keyID: keyID, teamID: teamID, bundleID: apns.bundleID,
                     endpoint: apns.endpoint, sandboxEndpoint: apns.sandboxEndpoint, http: http, logger: logger))
+        }
+        if configuration.platforms.contains(.fcm) {
+            senders.append(
+                try FCMSender.make(
+                    credentialFiles: configuration.fcm.credentialFiles, endpoint: configuration.fcm.endpoint,
+                    http: http,
+                    logger: logger))
         }
         return senders
     }

@@ -95,10 +95,20 @@ struct DeliverSettingsTests {
                 == "--platforms apns needs --apns-key-id")
         #expect(
             failure(["--bootstrap-servers", "k:9092"]).hasPrefix(
-                "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id"))
+                "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id, or --fcm-credentials"
+            ))
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--platforms", "apns,fcm"] + credentials)
-                == "--platforms: fcm is not delivered by this version (only apns)")
+                == "--platforms fcm needs --fcm-credentials")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--platforms", "fcm,webpush", "--fcm-credentials", "a.json"])
+                == "--platforms: webpush is not delivered by this version (only apns and fcm)")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--fcm-credentials", "a.json", "--apns-key-id", "K"])
+                == "apns needs --apns-key-file (or name the platforms with --platforms)")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--fcm-credentials", "a.json", "--fcm-endpoint", "http://x"])
+                == "--fcm-endpoint must be an https URL with a host, not 'http://x'")
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--platforms", "apns, fcm"] + credentials)
                 == "--platforms: 'apns, fcm' is not a comma-separated list of apns, fcm, webpush (exact lower-case names, no spaces)"
@@ -116,6 +126,40 @@ struct DeliverSettingsTests {
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--max-in-flight-requests", "0"] + credentials)
                 == "--max-in-flight-requests must be at least 1 and at most 100000, not 0")
+    }
+
+    @Test func fcmCredentialsAreRepeatableAndEnableFCM() throws {
+        let flags = try resolve(
+            ["--bootstrap-servers", "k:9092", "--fcm-credentials", "a.json", "--fcm-credentials", "b.json"]
+        ).delivery
+        #expect(flags.platforms == [.fcm] && flags.fcm.credentialFiles == ["a.json", "b.json"])
+        #expect(flags.fcm.endpoint == nil && flags.deliveredTopics == ["push.fcm"])
+        let variables = try resolve(
+            ["--bootstrap-servers", "k:9092"] + credentials,
+            environment: [
+                "PUSHGATE_FCM_CREDENTIALS": "a.json;b.json\nc.json", "PUSHGATE_FCM_ENDPOINT": "https://127.0.0.1:8443",
+            ]
+        ).delivery
+        #expect(
+            variables.platforms == [.apns, .fcm] && variables.fcm.credentialFiles == ["a.json", "b.json", "c.json"])
+        #expect(variables.fcm.endpoint == "https://127.0.0.1:8443")
+        let flagWins = try resolve(
+            ["--bootstrap-servers", "k:9092", "--fcm-credentials", "x.json", "--platforms", "fcm"] + credentials,
+            environment: ["PUSHGATE_FCM_CREDENTIALS": "a.json"]
+        ).delivery
+        #expect(flagWins.platforms == [.fcm] && flagWins.fcm.credentialFiles == ["x.json"])
+    }
+
+    @Test func anUnreadableServiceAccountFileIsAUsageError() {
+        let missing = "/nonexistent-\(UInt32.random(in: 0...UInt32.max)).json"
+        do {
+            _ = try DeliverSettings.resolve(
+                try DeliverOptions.parse(["--bootstrap-servers", "k:9092", "--fcm-credentials", missing]),
+                environment: EnvironmentSettings([:]), checkingFiles: true)
+            Issue.record("resolved with an unreadable service-account file")
+        } catch {
+            #expect("\(error)" == "--fcm-credentials: cannot read '\(missing)'")
+        }
     }
 
     @Test func anUnreadableKeyFileIsAUsageError() {

@@ -21,6 +21,8 @@ public struct DeliveryConfiguration: Sendable {
     public var receipts: ReceiptSelection
     /// The APNs settings of SPEC 10.3.
     public var apns: APNsSettings
+    /// The FCM settings of SPEC 10.4.
+    public var fcm: FCMSettings = FCMSettings()
     /// Further trusted CA certificates (PEM) for every HTTPS connection.
     public var caFile: String?
     /// The longest wait for a push service's answer. Default: 30 s.
@@ -145,4 +147,21 @@ public struct APNsSettings: Sendable, Hashable {
         if teamID == nil { return "--apns-team-id" }
         return nil
     }
+}
+
+/// The FCM settings of SPEC 10.4 (`--fcm-*`).
+public struct FCMSettings: Sendable, Hashable {
+    /// The service-account key files, one per Firebase project (`--fcm-credentials`, repeatable).
+    public var credentialFiles: [String]
+    /// Replaces `https://fcm.googleapis.com`.
+    public var endpoint: String?
+
+    /// Creates the settings.
+    public init(credentialFiles: [String] = [], endpoint: String? = nil) {
+        self.credentialFiles = credentialFiles
+        self.endpoint = endpoint
+    }
+
+    /// Whether a service account is given.
+    public var hasCredentials: Bool { !credentialFiles.isEmpty }
 }
