@@ -30,7 +30,9 @@ enum DeliverWiring {
         _ configuration: DeliveryConfiguration, metrics: DeliveryPrometheusMetrics, logger: Logger
     ) async throws -> Wiring {
         let directory = DeviceDirectory(metricsFactory: metrics.factory)
-        let rules = DirectoryRules(apnsBundleIDGiven: configuration.apns.bundleID != nil)
+        let rules = DirectoryRules(
+            apnsBundleIDGiven: configuration.apns.bundleID != nil,
+            vapidKeyCount: configuration.platforms.contains(.webpush) ? configuration.webpush.vapidKeys.count : 0)
         let reader = DirectoryReader(
             topic: configuration.devicesTopic, bootstrapServers: configuration.bootstrapServers,
             properties: KafkaPropertyScope.properties(configuration.kafkaProperties, for: .consumer),
@@ -67,6 +69,13 @@ enum DeliverWiring {
                 try APNsSender.make(
                     keyFile: keyFile, keyID: keyID, teamID: teamID, bundleID: apns.bundleID,
                     endpoint: apns.endpoint, sandboxEndpoint: apns.sandboxEndpoint, http: http, logger: logger))
+        }
+        if configuration.platforms.contains(.webpush) {
+            let webpush = configuration.webpush
+            senders.append(
+                try WebPushSender.make(
+                    keyFiles: webpush.vapidKeys, subject: webpush.vapidSubject, allowedHosts: webpush.allowHosts,
+                    http: http, logger: logger))
         }
         return senders
     }
