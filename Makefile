@@ -159,6 +159,7 @@ test: deps check
 	@# Delivery end to end (docs/testing.md, "Delivery end to end"): every APNs outcome, Retry-After, a credential
 	@# outage, kill -9, invalid directory records and no secrets in the logs, against the stand-in APNs.
 	timeout 600 $(PYTHON) Tests/Integration/deliver_e2e.py --pushgate $(BIN)
+	timeout 600 $(PYTHON) Tests/Integration/deliver_webpush_e2e.py --pushgate $(BIN)
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the

@@ -7,7 +7,6 @@ import select
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 from cryptography.hazmat.primitives.asymmetric import ec
