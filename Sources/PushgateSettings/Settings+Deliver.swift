@@ -22,7 +22,7 @@ extension Settings {
         /// `--platforms`.
         public static let platforms = Setting<Set<Platform>?>(
             "platforms", inFile: false, default: nil, described: "those whose credentials are given",
-            summary: "The platforms to deliver to, comma-separated: apns", valueName: "PLATFORMS",
+            summary: "The platforms to deliver to, comma-separated: apns, webpush", valueName: "PLATFORMS",
             parser: .optional(.platforms))
 
         /// `--devices-topic`.

@@ -136,8 +136,12 @@ struct WebPushSenderIntegrationTests {
             try await Task.sleep(for: .seconds(1.1))  // a new token has a new exp
             #expect(await sender.send(Self.push(standIn.subscription("/p/auth"))).details.status == 201)
         }
-        let tokens = try standIn.requests("/p/auth").compactMap(\.vapid?.exp)
-        #expect(tokens.count == 1)  // the unchecked 403 logs no token; the second request's token is checked
+        let authorizations = try standIn.requests("/p/auth").compactMap(\.authorization)
+        try #require(authorizations.count == 2)
+        // The refused token was dropped: the second request carries a new one (same key, a later exp).
+        #expect(authorizations[0] != authorizations[1])
+        #expect(authorizations[0].hasPrefix("vapid t=ey") && authorizations[1].hasPrefix("vapid t=ey"))
+        #expect(authorizations[0].split(separator: "k=").last == authorizations[1].split(separator: "k=").last)
     }
 
     @Test func endpointsOutsideTheAllowListAreNeverConnected() async throws {

@@ -45,6 +45,7 @@ final class WebPushStandIn {
         var path: String?
         var headers: [String: String]?
         var vapid: Token?
+        var authorization: String?
         var plaintext: String?
         var bodySize: Int?
         var answer: Reply?
