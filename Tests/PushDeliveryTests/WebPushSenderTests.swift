@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushDelivery
 import PushModel
+import Synchronization
 import Testing
 
 /// The web push sender without a push service: where a push goes and with which key, the headers of SPEC 10.5,
@@ -71,6 +72,9 @@ struct WebPushSenderTests {
             #expect(only.key === sender.keys["site"])
             #expect(only.endpoint.origin == "https://web.push.apple.com")
             #expect(sender.route(Self.push(endpoint: endpoint, app: "other")).failure == .unknownApp)
+            // A refusal pauses the key used, whether the device names it or not.
+            #expect(sender.pauseScope(of: Self.push(endpoint: endpoint)) == "site")
+            #expect(sender.pauseScope(of: Self.push(endpoint: endpoint, app: "site")) == "site")
         }
         try await withSender(keys: ["a", "b"]) { sender in
             let endpoint = "https://web.push.apple.com/p"
@@ -149,5 +153,48 @@ extension Result {
     fileprivate var failure: Failure? {
         guard case .failure(let failure) = self else { return nil }
         return failure
+    }
+}
+
+/// The worker pauses what the sender names: the VAPID key a push is signed with (SPEC 10.6), also for a device that
+/// leaves `app` out.
+struct WebPushPauseScopeTests {
+    /// Refuses its first push's credentials, then delivers; notes what is paused at each call.
+    final class RefusingOnceSender: PushSender {
+        let platform = Platform.webpush
+        let pauses: CredentialPauses
+        let seen = Mutex<[[PauseKey]]>([])
+
+        init(pauses: CredentialPauses) { self.pauses = pauses }
+
+        func pauseScope(of push: DevicePush) -> String? { push.device?.app ?? "site" }
+
+        func send(_ push: DevicePush) async -> PushAnswer {
+            let calls = seen.withLock { seen in
+                seen.append(pauses.paused)
+                return seen.count
+            }
+            return calls == 1
+                ? .credentials(AnswerDetails(status: 403, reason: "Forbidden"))
+                : .final(.delivered, AnswerDetails(status: 201, reason: "Created"))
+        }
+    }
+
+    @Test func aRefusalPausesTheKeyTheSenderNames() async throws {
+        let pauses = CredentialPauses(policy: WorkerFixtures.fastPolicy, logger: Logger(label: "test"))
+        let sender = RefusingOnceSender(pauses: pauses)
+        let device = Device(
+            id: "w1", audience: "user-1", app: nil,
+            address: .webpush(
+                WebPushSubscription(
+                    endpoint: "https://web.push.apple.com/p", p256dh: WebPushSenderTests.p256dh, auth: Array(0..<16))))
+        let receipts = InMemoryReceipts()
+        #expect(
+            try await WorkerFixtures.delivery(
+                senders: [sender], directory: InMemoryDirectory([device]), receipts: receipts, pauses: pauses
+            ).deliver(WorkerFixtures.record(format: .webpush)))
+        #expect(sender.seen.withLock { $0 } == [[], [PauseKey(platform: .webpush, scope: "site")]])
+        #expect(receipts.receipts.first?.outcome == .delivered && receipts.receipts.first?.attempts == 2)
+        #expect(pauses.paused.isEmpty)
     }
 }

@@ -45,6 +45,12 @@ public struct WebPushSender: PushSender {
         case notWebPush = "not_webpush"
     }
 
+    /// The name of the VAPID key `push` is signed with (the device's `app`, else the only key): a refusal pauses
+    /// that key, whether devices name it or not.
+    public func pauseScope(of push: DevicePush) -> String? {
+        push.device?.app ?? (keys.count == 1 ? keys.keys.first : nil)
+    }
+
     /// Where a push goes and with which key, or why it does not go.
     public func route(_ push: DevicePush) -> Result<(endpoint: WebPushEndpoint, key: VAPIDToken), Refusal> {
         guard let device = push.device, case .webpush(let subscription) = device.address else {
@@ -53,7 +59,7 @@ public struct WebPushSender: PushSender {
         guard let endpoint = WebPushEndpoint(subscription.endpoint), allowList.allows(endpoint) else {
             return .failure(.endpointNotAllowed)
         }
-        guard let name = device.app ?? (keys.count == 1 ? keys.keys.first : nil) else { return .failure(.noApp) }
+        guard let name = pauseScope(of: push) else { return .failure(.noApp) }
         guard let key = keys[name] else { return .failure(.unknownApp) }
         return .success((endpoint, key))
     }

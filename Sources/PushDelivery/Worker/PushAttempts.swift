@@ -44,7 +44,7 @@ public struct PushAttempts: Sendable {
         guard let sender = senders[platform], let slots = requestSlots[platform] else {
             return final(.rejected, AnswerDetails(reason: "platform_not_enabled"), attempts: 0)
         }
-        let key = PauseKey(platform: platform, device: push.device)
+        let key = PauseKey(platform: platform, scope: sender.pauseScope(of: push))
         let start = ContinuousClock.now
         var deadline = start + policy.giveUpAfter
         if case .at(let milliseconds) = expiry {
