@@ -16,6 +16,8 @@ Scenarios (all by default):
               offsets committed
   allowlist   endpoints on listeners at 127.0.0.2, [::1] and `localhost` (only 127.0.0.1 allowed), an http:// one
               and one with user information: rejected with endpoint_not_allowed, and no listener sees a connection
+  pause       three 403s to the key shop: /ready answers 503 naming it and the paused gauge is 1 meanwhile, the key
+              site delivers meanwhile, then shop's push is delivered and /ready is 200 again
   storm       30 devices answered 429 with Retry-After: 2 twice, then 201: all delivered, no retry sooner than 2 s
   directory   a subscription whose p256dh is not a point on P-256 or whose auth is not 16 bytes is ignored, counted
               and logged without its keys; the worker goes on
@@ -452,6 +454,43 @@ def scenario_allowlist(pushgate, directory, keys, failures):
     return run
 
 
+def scenario_pause(pushgate, directory, keys, failures):
+    subscriptions = {endpoint_path("shopdev"): Subscription(""), endpoint_path("sitedev"): Subscription("")}
+    paths = {path.split("/")[-1].rsplit("-", 1)[0]: path for path in subscriptions}
+    refusals = [{"status": 403, "check": False}] * 3
+    run = Run(pushgate, directory, "pause", keys, subscriptions, {"answers": {paths["shopdev"]: refusals}})
+    try:
+        for name, path in paths.items():
+            subscriptions[path].endpoint = f"https://127.0.0.1:{run.port}{path}"
+        run.put_devices([device("shopdev", "user-shop", subscriptions[paths["shopdev"]], app="shop"),
+                         device("sitedev", "user-site", subscriptions[paths["sitedev"]], app="site")])
+        run.start_deliver(log_level="info")
+        run.produce(TOPIC, b"user-shop", VALUE.encode(), headers(1))
+        ready, gauge, deadline = None, None, time.monotonic() + 10
+        while time.monotonic() < deadline:
+            status, body = run.http("/ready")
+            if status == 503 and "webpush key shop" in body:
+                ready, gauge = (status, body.strip()), run.metric('pushgate_deliver_platform_paused{platform="webpush"}')
+                break
+            time.sleep(0.1)
+        failures.check(ready is not None and "403" in ready[1], f"/ready 503 names the paused key ({ready})")
+        failures.check(gauge == 1, f"pushgate_deliver_platform_paused{{platform=\"webpush\"}} is 1 meanwhile ({gauge})")
+        run.produce(TOPIC, b"user-site", VALUE.encode(), headers(2))
+        receipts = {r["json"]["device"]: r["json"] for r in run.receipts(expect=2, timeout=60)}
+        shop, site = receipts.get("shopdev", {}), receipts.get("sitedev", {})
+        failures.check((shop.get("outcome"), shop.get("attempts")) == ("delivered", 4),
+                       f"the key shop's push delivered after three refusals ({shop})")
+        failures.check(site.get("outcome") == "delivered" and site.get("at", 0) < shop.get("at", 0),
+                       f"the key site delivered meanwhile, before shop ({site.get('at')} < {shop.get('at')})")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and run.http("/ready")[0] != 200:
+            time.sleep(0.2)
+        failures.check(run.http("/ready")[0] == 200, "/ready 200 again once the key is taken")
+    finally:
+        run.stop()
+    return run
+
+
 def scenario_storm(pushgate, directory, keys, failures):
     count = 30
     subscriptions = {endpoint_path(f"storm{n}"): Subscription("") for n in range(count)}
@@ -562,7 +601,8 @@ def scenario_bad_input(pushgate, directory, keys, failures):
     return None
 
 
-SCENARIOS = {"outcomes": scenario_outcomes, "allowlist": scenario_allowlist, "storm": scenario_storm,
+SCENARIOS = {"outcomes": scenario_outcomes, "allowlist": scenario_allowlist, "pause": scenario_pause,
+             "storm": scenario_storm,
              "directory": scenario_directory, "bad_input": scenario_bad_input}
 
 
