@@ -162,6 +162,9 @@ test: deps check
 	@# FCM end to end: every FCM outcome, token refresh and renewal, a 429 storm, a refused grant, bad service-account
 	@# files, every grant verified with cryptography and no secrets in the logs, against the stand-in FCM; about a minute.
 	timeout 600 $(PYTHON) Tests/Integration/deliver_fcm_e2e.py --pushgate $(BIN)
+	@# Web push end to end: every web push outcome, a 429 storm, the endpoint allow-list, bodies decrypted with PyPI
+	@# http_ece and VAPID verified with cryptography, against the stand-in push service.
+	timeout 600 $(PYTHON) Tests/Integration/deliver_webpush_e2e.py --pushgate $(BIN)
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the

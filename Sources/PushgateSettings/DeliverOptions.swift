@@ -34,6 +34,14 @@ public struct DeliverOptions: ParsableArguments, Sendable {
     @Option(list: Settings.Deliver.fcmCredentials) public var fcmCredentials: [String] = []
     /// `--fcm-endpoint`.
     @Option(Settings.Deliver.fcmEndpoint) public var fcmEndpoint: String?
+    /// `--vapid-key NAME=FILE`, repeatable.
+    @Option(Settings.Deliver.vapidKeys) public var vapidKeys: [String] = []
+    /// `--vapid-subject`.
+    @Option(Settings.Deliver.vapidSubject) public var vapidSubject: String?
+    /// `--webpush-allow-host HOST`, repeatable.
+    @Option(
+        name: Settings.Deliver.webpushAllowHosts.optionName, help: Settings.Deliver.webpushAllowHosts.argumentHelp)
+    public var webpushAllowHosts: [String] = []
     /// `--ca-file`.
     @Option(Settings.Deliver.caFile) public var caFile: String?
     /// `--request-timeout`, as text.

@@ -17,7 +17,7 @@ public struct DeliverSettings: Sendable {
     public var logFormat: LogFormat
 
     /// The platforms this version delivers to.
-    public static let supportedPlatforms: Set<Platform> = [.apns, .fcm]
+    public static let supportedPlatforms: Set<Platform> = [.apns, .fcm, .webpush]
 
     /// The secret values among the librdkafka properties, never to be logged.
     public var secrets: [String] { KafkaSecrets.secretValues(of: delivery.kafkaProperties) }
@@ -53,13 +53,19 @@ public struct DeliverSettings: Sendable {
             credentialFiles: try reader.value(
                 S.fcmCredentials, flag: options.fcmCredentials.isEmpty ? nil : options.fcmCredentials),
             endpoint: try reader.value(S.fcmEndpoint, flag: options.fcmEndpoint))
+        let webpush = WebPushSettings(
+            vapidKeys: try reader.value(S.vapidKeys, flagEntries: options.vapidKeys),
+            vapidSubject: try reader.value(S.vapidSubject, flag: options.vapidSubject),
+            allowHosts: try reader.value(
+                S.webpushAllowHosts,
+                flagText: options.webpushAllowHosts.isEmpty ? nil : options.webpushAllowHosts.joined(separator: ",")))
         let named: Set<Platform>?
         if let text = options.platforms {
             named = try S.platforms.parser.read(text, name: S.platforms.flag)
         } else {
             named = try reader.value(S.platforms, flag: nil as Set<Platform>?)
         }
-        let platforms = try Self.platforms(named: named, apns: apns, fcm: fcm)
+        let platforms = try Self.platforms(named: named, apns: apns, fcm: fcm, webpush: webpush)
         var retry = RetryPolicy()
         retry.giveUpAfter = try reader.value(S.giveUpAfter, flagText: options.giveUpAfter)
         var delivery = DeliveryConfiguration(
@@ -75,7 +81,16 @@ public struct DeliverSettings: Sendable {
             metricsPort: try reader.value(Settings.metricsPort, flag: options.metricsPort),
             shutdownTimeout: try reader.value(S.shutdownTimeout, flagText: options.shutdownTimeout))
         delivery.fcm = fcm
+        delivery.webpush = webpush
+        if platforms.contains(.webpush), webpush.vapidSubject == nil {
+            throw SettingError("--platforms webpush needs --vapid-subject (a mailto: or https: URI)")
+        }
         if checkingFiles {
+            for (name, path) in webpush.vapidKeys.sorted(by: { $0.key < $1.key }) where platforms.contains(.webpush) {
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw SettingError("--vapid-key \(name): cannot read '\(path)'")
+                }
+            }
             for (flag, path) in [("--apns-key-file", apns.keyFile), ("--ca-file", delivery.caFile)] {
                 guard let path, platforms.contains(.apns) || flag == "--ca-file" else { continue }
                 guard FileManager.default.isReadableFile(atPath: path) else {
@@ -96,33 +111,38 @@ public struct DeliverSettings: Sendable {
     /// The platforms to deliver to: those named, each with its credentials; without `--platforms`, those
     /// whose credentials are given (at least one).
     private static func platforms(
-        named: Set<Platform>?, apns: APNsSettings, fcm: FCMSettings
+        named: Set<Platform>?, apns: APNsSettings, fcm: FCMSettings, webpush: WebPushSettings
     ) throws(SettingError) -> Set<Platform> {
         guard let named else {
             var given: Set<Platform> = []
             if apns.hasCredentials { given.insert(.apns) }
             let someAPNs = apns.keyFile != nil || apns.keyID != nil || apns.teamID != nil
-            if someAPNs, fcm.hasCredentials, let missing = apns.missingCredentialOption {
+            if someAPNs, fcm.hasCredentials || webpush.hasCredentials, let missing = apns.missingCredentialOption {
                 throw SettingError("apns needs \(missing) (or name the platforms with --platforms)")
             }
             if fcm.hasCredentials { given.insert(.fcm) }
+            if webpush.hasCredentials { given.insert(.webpush) }
             guard !given.isEmpty else {
                 throw SettingError(
                     "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id, "
-                        + "or --fcm-credentials (or their PUSHGATE_* variables)")
+                        + "--fcm-credentials, or --vapid-key and --vapid-subject (or their PUSHGATE_* variables)")
             }
             return given
         }
         for platform in named.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard supportedPlatforms.contains(platform) else {
                 throw SettingError(
-                    "--platforms: \(platform.rawValue) is not delivered by this version (only apns and fcm)")
+                    "--platforms: \(platform.rawValue) is not delivered by this version (only "
+                        + supportedPlatforms.map(\.rawValue).sorted().joined(separator: ", ") + ")")
             }
         }
         if named.contains(.apns), let missing = apns.missingCredentialOption {
             throw SettingError("--platforms apns needs \(missing)")
         }
         if named.contains(.fcm), !fcm.hasCredentials { throw SettingError("--platforms fcm needs --fcm-credentials") }
+        if named.contains(.webpush), !webpush.hasCredentials {
+            throw SettingError("--platforms webpush needs --vapid-key NAME=FILE")
+        }
         guard !named.isEmpty else { throw SettingError("--platforms names no platform") }
         return named
     }

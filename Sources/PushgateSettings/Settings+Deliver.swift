@@ -22,7 +22,7 @@ extension Settings {
         /// `--platforms`.
         public static let platforms = Setting<Set<Platform>?>(
             "platforms", inFile: false, default: nil, described: "those whose credentials are given",
-            summary: "The platforms to deliver to, comma-separated: apns, fcm", valueName: "PLATFORMS",
+            summary: "The platforms to deliver to, comma-separated: apns, fcm, webpush", valueName: "PLATFORMS",
             parser: .optional(.platforms))
 
         /// `--devices-topic`.
@@ -84,6 +84,31 @@ extension Settings {
             "fcm-endpoint", inFile: false, default: nil, described: "`https://fcm.googleapis.com`",
             summary: "The FCM HTTP v1 endpoint", valueName: "URL", parser: .optional(.httpsURL))
 
+        /// `--vapid-key NAME=FILE` (repeatable).
+        public static let vapidKeys = MapSetting<[String: String]>(
+            "vapid-keys", flag: "--vapid-key", default: [:], described: "none",
+            summary: "A web push VAPID key (repeatable): its name (the app devices give) and its P-256 private key "
+                + "file (PEM), read at start",
+            valueName: "NAME=FILE", option: "`--vapid-key NAME=FILE` (repeatable)", environmentNote: " (`a=f1;b=f2`)",
+            fileNote: "", variableHelp: " (NAME=FILE entries separated by ';' or newlines)",
+            environmentSeparators: [";"], parse: Self.vapidKeyEntries)
+
+        /// `--vapid-subject`.
+        public static let vapidSubject = Setting<String?>(
+            "vapid-subject", inFile: false, default: nil, described: "none: required with --vapid-key",
+            summary: "The VAPID tokens' subject: a mailto: address or an https: URL", valueName: "URI",
+            parser: .optional(.text))
+
+        /// `--webpush-allow-host HOST` (repeatable).
+        public static let webpushAllowHosts = Setting<[String]>(
+            "webpush-allow-host", inFile: false, default: [],
+            described: "none: only the browsers' push services (SPEC 10.5)",
+            summary: "A host web push endpoints may name besides the browsers' push services (repeatable; *.DOMAIN: "
+                + "the domain and its subdomains)",
+            valueName: "HOST", option: "`--webpush-allow-host HOST` (repeatable)",
+            environmentNote: " (`h1,h2`)", variableHelp: " (hosts separated by ',', ';' or newlines)",
+            parser: .hostList)
+
         /// `--ca-file`.
         public static let caFile = Setting<String?>(
             "ca-file", inFile: false, default: nil, described: "none: the system's",
@@ -118,7 +143,7 @@ extension Settings {
         public static let all: [any SettingDefinition] = [
             bootstrapServers, groupId, platforms, Settings.topics, devicesTopic, receiptsTopic, receipts, apnsKeyFile,
             apnsKeyID, apnsTeamID, apnsBundleID, apnsEndpoint, apnsSandboxEndpoint, fcmCredentials,
-            fcmEndpoint, caFile, requestTimeout,
+            fcmEndpoint, vapidKeys, vapidSubject, webpushAllowHosts, caFile, requestTimeout,
             giveUpAfter, maxInFlightRequests, Settings.kafkaProperties, Settings.metricsPort, Settings.logLevel,
             Settings.logFormat, shutdownTimeout,
         ]
@@ -134,6 +159,18 @@ extension Settings {
                 )
             }
             return lines.joined(separator: "\n")
+        }
+
+        private static func vapidKeyEntries(_ entries: [SettingEntry]) throws(SettingError) -> [String: String] {
+            var keys: [String: String] = [:]
+            for entry in entries {
+                guard !entry.name.isEmpty, entry.name.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else {
+                    throw SettingError("\(entry.source): a VAPID key needs a name (NAME=FILE)")
+                }
+                guard !entry.value.isEmpty else { throw SettingError("\(entry.source): \(entry.name)= needs a file") }
+                keys[entry.name] = entry.value
+            }
+            return keys
         }
 
         /// Every variable of `pushgate deliver`, for its help text.
@@ -177,6 +214,16 @@ extension SettingParser where Value == [String] {
                 guard !paths.contains(where: \.isEmpty) else { throw SettingError("\(name) must name a file") }
             },
             describe: { $0.isEmpty ? "none" : $0.joined(separator: ";") })
+    }
+
+    /// A list of hosts: entries separated by `,`, `;` or whitespace, empty ones dropped (each is checked when the
+    /// sender is made).
+    public static var hostList: Self {
+        Self(
+            parse: { text, _ in
+                text.split(whereSeparator: { $0 == "," || $0 == ";" || $0.isWhitespace }).map(String.init)
+            },
+            describe: { $0.isEmpty ? "none" : $0.joined(separator: ", ") })
     }
 }
 

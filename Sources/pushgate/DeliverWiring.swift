@@ -32,7 +32,8 @@ enum DeliverWiring {
         let directory = DeviceDirectory(metricsFactory: metrics.factory)
         let rules = DirectoryRules(
             apnsBundleIDGiven: configuration.apns.bundleID != nil,
-            fcmCredentialCount: configuration.platforms.contains(.fcm) ? configuration.fcm.credentialFiles.count : 0)
+            fcmCredentialCount: configuration.platforms.contains(.fcm) ? configuration.fcm.credentialFiles.count : 0,
+            vapidKeyCount: configuration.platforms.contains(.webpush) ? configuration.webpush.vapidKeys.count : 0)
         let reader = DirectoryReader(
             topic: configuration.devicesTopic, bootstrapServers: configuration.bootstrapServers,
             properties: KafkaPropertyScope.properties(configuration.kafkaProperties, for: .consumer),
@@ -76,6 +77,13 @@ enum DeliverWiring {
                     credentialFiles: configuration.fcm.credentialFiles, endpoint: configuration.fcm.endpoint,
                     http: http,
                     logger: logger))
+        }
+        if configuration.platforms.contains(.webpush) {
+            let webpush = configuration.webpush
+            senders.append(
+                try WebPushSender.make(
+                    keyFiles: webpush.vapidKeys, subject: webpush.vapidSubject, allowedHosts: webpush.allowHosts,
+                    http: http, logger: logger))
         }
         return senders
     }

@@ -16,7 +16,7 @@ from confluent_kafka import Consumer, TopicPartition
 
 TOPIC = "push.devices"
 TOKEN = "ab" * 32
-P256DH = "BAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-P0A"
+P256DH = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 AUTH = "AAECAwQFBgcICQoLDA0ODw"
 LINES = [
     '{"id":"iphone-1","audience":"user-1","platform":"apns","app":"com.example.shop",'

@@ -4,7 +4,8 @@ import Testing
 /// Every rule of SPEC 10.1 for one directory record: what is valid, and the first broken rule otherwise.
 struct DirectoryRecordParserTests {
     static let token = String(repeating: "a1B2", count: 16)  // 64 hex digits: 32 bytes
-    static let p256dh = "BAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-P0A"
+    /// RFC 8291 Appendix A's user agent public key: a point on P-256.
+    static let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
     static let auth = "AAECAwQFBgcICQoLDA0ODw"
     static let parser = DirectoryRecordParser()
 
@@ -65,7 +66,7 @@ struct DirectoryRecordParserTests {
             return
         }
         #expect(subscription.endpoint == "https://fcm.googleapis.com/fcm/send/abc")
-        #expect(subscription.p256dh == [4] + Array(1...64) && subscription.auth == Array(0..<16))
+        #expect(subscription.p256dh == Base64URLCoding.decode(Self.p256dh) && subscription.auth == Array(0..<16))
         #expect(Self.device(Self.webpush(p256dh: Self.p256dh + "=", auth: Self.auth + "==")) == device)
     }
 
@@ -246,13 +247,26 @@ struct DirectoryRecordParserTests {
         let pointer = "/webpush/subscription/keys/p256dh"
         let rule = "must be a 65-byte uncompressed P-256 point (first byte 0x04)"
         #expect(Self.violation(Self.webpush(p256dh: String(Self.p256dh.dropLast(3)) + "Pw")) == "\(pointer): \(rule)")
-        let compressedFirstByte =
-            "BQECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-P0A"
+        let compressedFirstByte = "BS" + Self.p256dh.dropFirst(2)
         #expect(Self.violation(Self.webpush(p256dh: compressedFirstByte)) == "\(pointer): \(rule)")
         #expect(
             Self.violation(Self.webpush(p256dh: Self.p256dh.replacing("-", with: "+")))
                 == "\(pointer): must be base64url")
         #expect(Self.violation(Self.webpush(p256dh: "=" + Self.p256dh)) == "\(pointer): must be base64url")
+    }
+
+    @Test func aWebPushP256dhOffTheCurveIsIgnored() {
+        let pointer = "/webpush/subscription/keys/p256dh"
+        // 0x04 then the bytes 1 to 64: the right length and form, but no point of P-256.
+        let offCurve = Base64URLCoding.encode([4] + Array(1...64))
+        #expect(Self.violation(Self.webpush(p256dh: offCurve)) == "\(pointer): must be a point on P-256")
+        // The last byte of a valid point changed: y no longer matches x.
+        var bytes = Base64URLCoding.decode(Self.p256dh) ?? []
+        bytes[64] ^= 1
+        #expect(
+            Self.violation(Self.webpush(p256dh: Base64URLCoding.encode(bytes)))
+                == "\(pointer): must be a point on P-256")
+        #expect(Self.violation(Self.webpush()) == nil)
     }
 
     @Test func aWebPushAuthIs16Bytes() {

@@ -137,6 +137,17 @@ struct RecordDeliveryTests {
         #expect(receipt.attempts == 1)
     }
 
+    @Test func aSendersOwnRefusalCountsNoRequest() async throws {
+        let sender = ScriptedSender(["d1": [.final(.rejected, AnswerDetails(reason: "endpoint_not_allowed"))]])
+        let receipts = InMemoryReceipts()
+        #expect(
+            try await F.delivery(senders: [sender], directory: InMemoryDirectory([F.device("d1")]), receipts: receipts)
+                .deliver(F.record()))
+        let receipt = try #require(receipts.receipts.first)
+        #expect(receipt.outcome == .rejected && receipt.reason == "endpoint_not_allowed")
+        #expect(receipt.attempts == 0 && receipt.status == nil)
+    }
+
     @Test func aRecordPastItsExpiryIsExpiredWithoutARequest() async throws {
         let sender = ScriptedSender([:])
         let receipts = InMemoryReceipts()

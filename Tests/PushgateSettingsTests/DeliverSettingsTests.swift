@@ -95,14 +95,14 @@ struct DeliverSettingsTests {
                 == "--platforms apns needs --apns-key-id")
         #expect(
             failure(["--bootstrap-servers", "k:9092"]).hasPrefix(
-                "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id, or --fcm-credentials"
+                "no platform to deliver to: give --apns-key-file, --apns-key-id and --apns-team-id, --fcm-credentials"
             ))
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--platforms", "apns,fcm"] + credentials)
                 == "--platforms fcm needs --fcm-credentials")
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--platforms", "fcm,webpush", "--fcm-credentials", "a.json"])
-                == "--platforms: webpush is not delivered by this version (only apns and fcm)")
+                == "--platforms webpush needs --vapid-key NAME=FILE")
         #expect(
             failure(["--bootstrap-servers", "k:9092", "--fcm-credentials", "a.json", "--apns-key-id", "K"])
                 == "apns needs --apns-key-file (or name the platforms with --platforms)")
@@ -160,6 +160,44 @@ struct DeliverSettingsTests {
         } catch {
             #expect("\(error)" == "--fcm-credentials: cannot read '\(missing)'")
         }
+    }
+
+    @Test func webPushSettingsComeFromFlagsAndVariables() throws {
+        let flags = try resolve([
+            "--bootstrap-servers", "k:9092", "--vapid-key", "site=/keys/site.pem", "--vapid-key", "shop=/keys/shop.pem",
+            "--vapid-subject", "mailto:ops@example.com", "--webpush-allow-host", "127.0.0.1",
+            "--webpush-allow-host", "*.push.example.com",
+        ])
+        #expect(flags.delivery.platforms == [.webpush])
+        #expect(flags.delivery.webpush.vapidKeys == ["site": "/keys/site.pem", "shop": "/keys/shop.pem"])
+        #expect(flags.delivery.webpush.vapidSubject == "mailto:ops@example.com")
+        #expect(flags.delivery.webpush.allowHosts == ["127.0.0.1", "*.push.example.com"])
+        #expect(flags.delivery.deliveredTopics == ["push.webpush"])
+        let variables = try resolve(
+            ["--bootstrap-servers", "k:9092"] + credentials,
+            environment: [
+                "PUSHGATE_VAPID_KEYS": "site=/keys/site.pem;shop=/keys/shop.pem",
+                "PUSHGATE_VAPID_SUBJECT": "https://example.com", "PUSHGATE_WEBPUSH_ALLOW_HOST": "127.0.0.1,::1",
+            ])
+        #expect(variables.delivery.platforms == [.apns, .webpush])
+        #expect(variables.delivery.webpush.vapidKeys.count == 2)
+        #expect(variables.delivery.webpush.allowHosts == ["127.0.0.1", "::1"])
+        #expect(try resolve(["--bootstrap-servers", "k:9092"] + credentials).delivery.webpush == WebPushSettings())
+    }
+
+    @Test func webPushUsageErrorsNameTheOption() {
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--platforms", "webpush", "--vapid-subject", "mailto:a@b.c"])
+                == "--platforms webpush needs --vapid-key NAME=FILE")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--vapid-key", "site=/k.pem"])
+                == "--platforms webpush needs --vapid-subject (a mailto: or https: URI)")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--vapid-key", "=/k.pem", "--vapid-subject", "mailto:a@b.c"])
+                == "--vapid-key: a VAPID key needs a name (NAME=FILE)")
+        #expect(
+            failure(["--bootstrap-servers", "k:9092", "--vapid-key", "site", "--vapid-subject", "mailto:a@b.c"])
+                == "--vapid-key expects NAME=VALUE entries, got 'site'")
     }
 
     @Test func anUnreadableKeyFileIsAUsageError() {

@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
 enum DirectoryRecords {
     static let count = 1_000_000
 
-    static let p256dh = "BAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-P0A"
+    static let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
     static let auth = "AAECAwQFBgcICQoLDA0ODw"
 
     /// Record `index`: key `device-INDEX`, audience `user-INDEX/2`, a token unique to the device.

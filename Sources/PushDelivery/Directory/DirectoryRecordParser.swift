@@ -116,6 +116,7 @@ public struct DirectoryRecordParser: Sendable {
         guard p256dh.count == 65, p256dh.first == 0x04 else {
             throw .value(p256dhPointer, "must be a 65-byte uncompressed P-256 point (first byte 0x04)")
         }
+        guard WebPushEncryption.isCurvePoint(p256dh) else { throw .value(p256dhPointer, "must be a point on P-256") }
         let authPointer = "/webpush/subscription/keys/auth"
         guard let auth = Base64URLCoding.decode(try requiredString(keys, "auth", pointer: authPointer)) else {
             throw .value(authPointer, "must be base64url")

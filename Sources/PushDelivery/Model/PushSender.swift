@@ -21,4 +21,12 @@ public protocol PushSender: Sendable {
     var platform: Platform { get }
     /// Sends `push` once and says what came of it. Never throws: every failure is a ``PushAnswer``.
     func send(_ push: DevicePush) async -> PushAnswer
+    /// The credentials `push` is sent with, as ``PauseKey/scope`` names them (SPEC 10.6: FCM's project, web push's
+    /// VAPID key); by default the device's `app`.
+    func pauseScope(of push: DevicePush) -> String?
+}
+
+extension PushSender {
+    /// The device's `app`: the credentials are those the device names.
+    public func pauseScope(of push: DevicePush) -> String? { push.device?.app }
 }

@@ -23,6 +23,8 @@ public struct DeliveryConfiguration: Sendable {
     public var apns: APNsSettings
     /// The FCM settings of SPEC 10.4.
     public var fcm: FCMSettings = FCMSettings()
+    /// The web push settings of SPEC 10.5.
+    public var webpush = WebPushSettings()
     /// Further trusted CA certificates (PEM) for every HTTPS connection.
     public var caFile: String?
     /// The longest wait for a push service's answer. Default: 30 s.
@@ -164,4 +166,24 @@ public struct FCMSettings: Sendable, Hashable {
 
     /// Whether a service account is given.
     public var hasCredentials: Bool { !credentialFiles.isEmpty }
+}
+
+/// The web push settings of SPEC 10.5 (`--vapid-key`, `--vapid-subject`, `--webpush-allow-host`).
+public struct WebPushSettings: Sendable, Hashable {
+    /// The VAPID key files (P-256 PEM), by the name devices give in `app`. Default: none.
+    public var vapidKeys: [String: String]
+    /// The tokens' `sub`: a `mailto:` or `https:` URI (required with a key).
+    public var vapidSubject: String?
+    /// Hosts allowed besides the default push services (`*.` prefix: a domain and its subdomains). Default: none.
+    public var allowHosts: [String]
+
+    /// Creates the settings.
+    public init(vapidKeys: [String: String] = [:], vapidSubject: String? = nil, allowHosts: [String] = []) {
+        self.vapidKeys = vapidKeys
+        self.vapidSubject = vapidSubject
+        self.allowHosts = allowHosts
+    }
+
+    /// Whether a VAPID key is given.
+    public var hasCredentials: Bool { !vapidKeys.isEmpty }
 }

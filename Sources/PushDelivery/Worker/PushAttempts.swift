@@ -44,7 +44,7 @@ public struct PushAttempts: Sendable {
         guard let sender = senders[platform], let slots = requestSlots[platform] else {
             return final(.rejected, AnswerDetails(reason: "platform_not_enabled"), attempts: 0)
         }
-        let key = PauseKey(platform: platform, device: push.device)
+        let key = PauseKey(platform: platform, scope: sender.pauseScope(of: push))
         let start = ContinuousClock.now
         var deadline = start + policy.giveUpAfter
         if case .at(let milliseconds) = expiry {
@@ -78,6 +78,12 @@ public struct PushAttempts: Sendable {
             let sent = ContinuousClock.now
             let answer = await sender.send(push)
             slots.release()
+            // A final answer without a status is the sender's own refusal (an endpoint not allowed, an unknown app):
+            // no request was made, and receipts count requests.
+            if case .final(let outcome, let details) = answer, details.status == nil {
+                if probing { pauses.resume(key) }
+                return final(outcome, details, attempts: attempts)
+            }
             attempts += 1
             metrics.recordRequest(platform: platform, status: answer.details.status, duration: .now - sent)
             switch answer {
