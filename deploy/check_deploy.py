@@ -77,7 +77,7 @@ DELIVERY_PLATFORMS = ("apns", "fcm", "webpush")
 CREDENTIAL_FILES = {
     "apns": ("--apns-key-file", "PUSHGATE_APNS_KEY_FILE", "APNs key file"),
     "fcm": ("--fcm-credentials", "PUSHGATE_FCM_CREDENTIALS", "FCM service-account file"),
-    "webpush": ("--vapid-key", "PUSHGATE_VAPID_KEY", "VAPID key file"),
+    "webpush": ("--vapid-key", "PUSHGATE_VAPID_KEYS", "VAPID key file"),
 }
 INTEGER_OPTIONS = ("--metrics-port", "--max-payload-bytes", "--max-in-flight", "--partitions", "--connect-timeout",
                    "--max-in-flight-requests")
@@ -221,10 +221,10 @@ def check_env(x: Context, env: dict[str, str], where: str, command: str = "run")
 
 
 def credential_files(given: dict[str, list[str]], env: dict[str, str], platform: str) -> list[str]:
-    """The credential files deliver reads for `platform`: every flag given, else the variable's
-    comma-separated list (a VAPID key is NAME=FILE)."""
+    """The credential files deliver reads for `platform`: every flag given, else the variable's list
+    (entries separated by `;` or newlines; a VAPID key is NAME=FILE)."""
     flag, var, _ = CREDENTIAL_FILES[platform]
-    values = given.get(flag) or [v for v in (e.strip() for e in env.get(var, "").split(",")) if v]
+    values = given.get(flag) or [v for v in (e.strip() for e in re.split(r"[;\n]", env.get(var, ""))) if v]
     return [v.partition("=")[2] if platform == "webpush" else v for v in values]
 
 

@@ -78,7 +78,7 @@ PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_PLATFORMS,
 PUSHGATE_TOPICS, PUSHGATE_DEVICES_TOPIC, PUSHGATE_RECEIPTS_TOPIC, PUSHGATE_RECEIPTS,
 PUSHGATE_APNS_KEY_FILE, PUSHGATE_APNS_KEY_ID, PUSHGATE_APNS_TEAM_ID,
 PUSHGATE_APNS_BUNDLE_ID, PUSHGATE_APNS_ENDPOINT, PUSHGATE_APNS_SANDBOX_ENDPOINT,
-PUSHGATE_FCM_CREDENTIALS, PUSHGATE_FCM_ENDPOINT, PUSHGATE_VAPID_KEY, PUSHGATE_VAPID_SUBJECT,
+PUSHGATE_FCM_CREDENTIALS, PUSHGATE_FCM_ENDPOINT, PUSHGATE_VAPID_KEYS, PUSHGATE_VAPID_SUBJECT,
 PUSHGATE_WEBPUSH_ALLOW_HOST, PUSHGATE_CA_FILE, PUSHGATE_REQUEST_TIMEOUT, PUSHGATE_GIVE_UP_AFTER,
 PUSHGATE_MAX_IN_FLIGHT_REQUESTS, PUSHGATE_X, PUSHGATE_METRICS_PORT,
 PUSHGATE_LOG_LEVEL, PUSHGATE_LOG_FORMAT, PUSHGATE_SHUTDOWN_TIMEOUT.
@@ -398,14 +398,14 @@ class CheckDeployTests(unittest.TestCase):
 
     def test_deliver_fcm_and_vapid_files_from_secrets(self):
         self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_FCM_CREDENTIALS: /etc/pushgate/fcm/service-account.json",
-                  "PUSHGATE_FCM_CREDENTIALS: /etc/pushgate/fcm/service-account.json,/etc/pushgate/firebase/other.json")
-        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_VAPID_KEY: shop=/etc/pushgate/vapid/shop.pem",
-                  "PUSHGATE_VAPID_KEY: shop=/etc/pushgate/vapid/news.pem")
+                  "PUSHGATE_FCM_CREDENTIALS: /etc/pushgate/fcm/service-account.json;/etc/pushgate/firebase/other.json")
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/shop.pem",
+                  "PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/news.pem")
         self.assert_fails("the FCM service-account file /etc/pushgate/firebase/other.json is in a Secret volume",
                           "Secret pushgate-vapid-keys holds the VAPID key file news.pem")
 
     def test_deliver_platform_listed_without_its_credentials(self):
-        self.edit("kubernetes/deliver-configmap.yaml", "  PUSHGATE_VAPID_KEY: shop=/etc/pushgate/vapid/shop.pem\n", "")
+        self.edit("kubernetes/deliver-configmap.yaml", "  PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/shop.pem\n", "")
         self.assert_fails("Deployment pushgate-deliver container deliver: webpush has its VAPID key file")
 
     def test_deliver_unknown_platform(self):
