@@ -20,8 +20,9 @@ only what those cannot know:
   (`pushgate formats`): kafka-init creates all of them and every topic the workers use, `--topic` and
   PUSHGATE_TOPICS name formats of the binary, KEDA's trigger watches the workers' input topic and group;
   for `deliver` (SPEC 10): kafka-init creates its devices topic compacted and its receipts topic, KEDA's
-  triggers watch exactly its APNs formats' topics in its group, and its APNs key file is a read-only
-  mount of a Secret;
+  triggers watch exactly the topics of the platforms it delivers to, in its group, and each credential
+  file of those platforms (the APNs key, the FCM service accounts, the VAPID keys) is a file of a Secret,
+  mounted read-only;
 - the grace period before SIGKILL (the Deployment's terminationGracePeriodSeconds, compose's
   stop_grace_period) exceeds the workers' --shutdown-timeout (SPEC 7; deliver's default is 10 s).
 
@@ -68,8 +69,16 @@ DEFAULT_GROUP = {"run": "pushgate", "deliver": "pushgate-deliver"}
 # deliver's own topics (SPEC 10): the device directory (compacted) and the receipts.
 DELIVER_TOPICS = {"devices": ("--devices-topic", "PUSHGATE_DEVICES_TOPIC", "push.devices"),
                   "receipts": ("--receipts-topic", "PUSHGATE_RECEIPTS_TOPIC", "push.receipts")}
-# The platform of `pushgate formats` whose formats `deliver` posts to APNs (SPEC 10.2).
+# The delivery platform (SPEC 10.2) of a format of `pushgate formats`: its `platform` ios is posted to APNs;
+# the formats fcm and webpush to FCM and to browsers' push services; android-expandable to none.
 APNS_FORMAT_PLATFORM = "ios"
+DELIVERY_PLATFORMS = ("apns", "fcm", "webpush")
+# Each platform's credential files (SPEC 10.3 to 10.5): flag, variable, and how a value names its file.
+CREDENTIAL_FILES = {
+    "apns": ("--apns-key-file", "PUSHGATE_APNS_KEY_FILE", "APNs key file"),
+    "fcm": ("--fcm-credentials", "PUSHGATE_FCM_CREDENTIALS", "FCM service-account file"),
+    "webpush": ("--vapid-key", "PUSHGATE_VAPID_KEYS", "VAPID key file"),
+}
 INTEGER_OPTIONS = ("--metrics-port", "--max-payload-bytes", "--max-in-flight", "--partitions", "--connect-timeout",
                    "--max-in-flight-requests")
 DURATION_OPTIONS = ("--shutdown-timeout", "--request-timeout", "--give-up-after")
@@ -92,10 +101,17 @@ class Context:
     def formats(self) -> set[str]:
         return set(self.topics) - {"input", "dead-letter"}
 
-    def command_formats(self, command: str) -> set[str]:
-        """The formats a command may name in --topic: every one for run, the APNs ones for deliver."""
+    def delivery_platform(self, fmt: str) -> str | None:
+        """The platform `deliver` posts a format's records to, or None (SPEC 10.2)."""
+        if self.platforms.get(fmt) == APNS_FORMAT_PLATFORM:
+            return "apns"
+        return fmt if fmt in ("fcm", "webpush") else None
+
+    def command_formats(self, command: str, platforms: set[str] | None = None) -> set[str]:
+        """The formats a command may name in --topic: every one for run; for deliver, those it can post
+        (of `platforms` only, when given)."""
         if command == "deliver":
-            return {f for f in self.formats if self.platforms.get(f) == APNS_FORMAT_PLATFORM}
+            return {f for f in self.formats if self.delivery_platform(f) in (platforms or DELIVERY_PLATFORMS)}
         return self.formats
 
 
@@ -196,20 +212,43 @@ def check_env(x: Context, env: dict[str, str], where: str, command: str = "run")
                 fmt, eq, topic = entry.partition("=")
                 if not eq or fmt not in formats or not topic:
                     bad.append(f"PUSHGATE_TOPICS entry {entry!r} is not FORMAT=NAME with a format of `pushgate formats`"
-                               + (" that deliver posts to APNs" if command == "deliver" else ""))
+                               + (" that deliver posts" if command == "deliver" else ""))
+        elif name == "PUSHGATE_PLATFORMS" and command == "deliver":
+            listed = [p.strip() for p in value.split(",")]
+            bad += [f"PUSHGATE_PLATFORMS entry {p!r} is not one of {', '.join(DELIVERY_PLATFORMS)}"
+                    for p in listed if p not in DELIVERY_PLATFORMS]
     x.c.check(not bad, f"{where}: PUSHGATE_* values are readable", "; ".join(bad))
+
+
+def credential_files(given: dict[str, list[str]], env: dict[str, str], platform: str) -> list[str]:
+    """The credential files deliver reads for `platform`: every flag given, else the variable's list
+    (entries separated by `;` or newlines; a VAPID key is NAME=FILE)."""
+    flag, var, _ = CREDENTIAL_FILES[platform]
+    values = given.get(flag) or [v for v in (e.strip() for e in re.split(r"[;\n]", env.get(var, ""))) if v]
+    return [v.partition("=")[2] if platform == "webpush" else v for v in values]
+
+
+def delivered_platforms(given: dict[str, list[str]], env: dict[str, str]) -> set[str]:
+    """The platforms deliver posts to: --platforms (or PUSHGATE_PLATFORMS), else those whose credentials
+    are given (SPEC 10.8)."""
+    listed = setting(given, env, "--platforms", "PUSHGATE_PLATFORMS")
+    if listed:
+        return {p.strip() for p in listed.split(",") if p.strip()}
+    return {p for p in DELIVERY_PLATFORMS if credential_files(given, env, p)}
 
 
 def worker_topics(x: Context, given: dict[str, list[str]], env: dict[str, str], command: str = "run") -> dict[str, str]:
     """The topics a worker uses with these flags and variables: SPEC's names unless renamed. run: the
-    input, every format and the dead letters; deliver: its APNs formats, the devices and the receipts."""
+    input, every format and the dead letters; deliver: the formats of its platforms, the devices and the
+    receipts."""
     topics = dict(x.topics)
     entries = [e for e in re.split(r"[,;\n]", env.get("PUSHGATE_TOPICS", "")) if "=" in e] + given.get("--topic", [])
     for entry in entries:
         fmt, _, name = entry.strip().partition("=")
         topics[fmt] = name
     if command == "deliver":
-        used = {f: topics[f] for f in x.command_formats("deliver") if f in topics}
+        platforms = delivered_platforms(given, env)
+        used = {f: topics[f] for f in x.command_formats("deliver", platforms) if f in topics}
         for key, (flag, var, default) in DELIVER_TOPICS.items():
             used[key] = setting(given, env, flag, var) or default
         return used
@@ -344,19 +383,31 @@ def check_compose(x: Context, path: Path, image: dict) -> None:
         check_grace_period(x, grace, given, env, where, command)
 
 
-def check_key_file_mount(x: Context, pod: dict, container: dict, path: str | None, secrets: dict, where: str) -> None:
-    """deliver's APNs key file is a file of a Secret volume, mounted read-only (never an env variable)."""
-    if not x.c.check(bool(path), f"{where}: an APNs key file (--apns-key-file or PUSHGATE_APNS_KEY_FILE)"):
-        return
+def check_credential_files(x: Context, pod: dict, container: dict, given: dict[str, list[str]], env: dict[str, str],
+                           secrets: dict, where: str) -> None:
+    """Each platform deliver posts to has its credential files (a listed platform without them is exit 64),
+    and each is a file of a Secret volume, mounted read-only (never an environment variable)."""
+    for platform in sorted(delivered_platforms(given, env)):
+        if platform not in CREDENTIAL_FILES:
+            continue
+        flag, var, what = CREDENTIAL_FILES[platform]
+        paths = credential_files(given, env, platform)
+        x.c.check(bool(paths) and all(paths), f"{where}: {platform} has its {what} ({flag} or {var})")
+        for path in filter(None, paths):
+            check_secret_file(x, pod, container, path, what, secrets, where)
+
+
+def check_secret_file(x: Context, pod: dict, container: dict, path: str, what: str, secrets: dict, where: str) -> None:
+    """The file at `path` lies in a read-only mount of a Secret volume, and the Secret holds it."""
     volumes = {v.get("name"): v for v in pod.get("volumes") or []}
     for mount in container.get("volumeMounts") or []:
         root = str(mount.get("mountPath", "")).rstrip("/")
         if not path.startswith(root + "/"):
             continue
         secret = (volumes.get(mount.get("name")) or {}).get("secret")
-        x.c.check(secret is not None, f"{where}: the APNs key file {path} is in a Secret volume",
+        x.c.check(secret is not None, f"{where}: the {what} {path} is in a Secret volume",
                   f"volume {mount.get('name')} is not a Secret")
-        x.c.check(mount.get("readOnly") is True, f"{where}: the APNs key file's volume is mounted readOnly")
+        x.c.check(mount.get("readOnly") is True, f"{where}: the {what}'s volume ({root}) is mounted readOnly")
         if secret is None:
             return
         relative = path[len(root) + 1:]
@@ -366,10 +417,10 @@ def check_key_file_mount(x: Context, pod: dict, container: dict, path: str | Non
         defined = secrets.get(secret.get("secretName"))
         if defined is not None:
             held = set(defined.get("data") or {}) | set(defined.get("stringData") or {})
-            x.c.check(key in held, f"{where}: Secret {secret.get('secretName')} holds the key file {relative}",
+            x.c.check(key in held, f"{where}: Secret {secret.get('secretName')} holds the {what} {relative}",
                       f"it holds {sorted(held)}")
         return
-    x.c.check(False, f"{where}: the APNs key file {path} is in a Secret volume", "no volumeMount holds it")
+    x.c.check(False, f"{where}: the {what} {path} is in a Secret volume", "no volumeMount holds it")
 
 
 def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
@@ -431,8 +482,7 @@ def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
         used = worker_topics(x, given, env, command)
         group = setting(given, env, "--group-id", "PUSHGATE_GROUP_ID") or DEFAULT_GROUP[command]
         if command == "deliver":
-            check_key_file_mount(x, pod, container, setting(given, env, "--apns-key-file", "PUSHGATE_APNS_KEY_FILE"),
-                                 secrets, where)
+            check_credential_files(x, pod, container, given, env, secrets, where)
         so = scaled.get(name)
         if so is None:
             continue
@@ -447,8 +497,8 @@ def check_kubernetes(x: Context, k8s: Path, image: dict) -> None:
                       f"{meta.get('consumerGroup')} vs {group}")
         if command == "deliver":
             watched = sorted(str((t.get("metadata") or {}).get("topic")) for t in triggers)
-            delivered = sorted(used[f] for f in x.command_formats("deliver") if f in used)
-            x.c.check(watched == delivered, f"{label}: one kafka trigger per APNs topic deliver reads",
+            delivered = sorted(v for k, v in used.items() if k not in DELIVER_TOPICS)
+            x.c.check(watched == delivered, f"{label}: one kafka trigger per topic deliver reads",
                       f"triggers watch {watched}, deliver reads {delivered}")
 
 

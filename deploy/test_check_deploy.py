@@ -78,7 +78,8 @@ PUSHGATE_BOOTSTRAP_SERVERS, PUSHGATE_GROUP_ID, PUSHGATE_PLATFORMS,
 PUSHGATE_TOPICS, PUSHGATE_DEVICES_TOPIC, PUSHGATE_RECEIPTS_TOPIC, PUSHGATE_RECEIPTS,
 PUSHGATE_APNS_KEY_FILE, PUSHGATE_APNS_KEY_ID, PUSHGATE_APNS_TEAM_ID,
 PUSHGATE_APNS_BUNDLE_ID, PUSHGATE_APNS_ENDPOINT, PUSHGATE_APNS_SANDBOX_ENDPOINT,
-PUSHGATE_CA_FILE, PUSHGATE_REQUEST_TIMEOUT, PUSHGATE_GIVE_UP_AFTER,
+PUSHGATE_FCM_CREDENTIALS, PUSHGATE_FCM_ENDPOINT, PUSHGATE_VAPID_KEYS, PUSHGATE_VAPID_SUBJECT,
+PUSHGATE_WEBPUSH_ALLOW_HOST, PUSHGATE_CA_FILE, PUSHGATE_REQUEST_TIMEOUT, PUSHGATE_GIVE_UP_AFTER,
 PUSHGATE_MAX_IN_FLIGHT_REQUESTS, PUSHGATE_X, PUSHGATE_METRICS_PORT,
 PUSHGATE_LOG_LEVEL, PUSHGATE_LOG_FORMAT, PUSHGATE_SHUTDOWN_TIMEOUT.
 
@@ -88,7 +89,7 @@ OPTIONS:
   --bootstrap-servers <bootstrap-servers>
                           Kafka bootstrap servers (host:port,...).
   --group-id <group-id>   The consumer group (default: pushgate-deliver).
-  --platforms <PLATFORMS> The platforms to deliver to, comma-separated: apns.
+  --platforms <PLATFORMS> The platforms to deliver to, comma-separated: apns, fcm, webpush.
   --topic <FORMAT=NAME>   Output topic of a format (repeatable).
   --devices-topic <devices-topic>
                           The device directory topic (default: push.devices).
@@ -105,6 +106,13 @@ OPTIONS:
   --apns-endpoint <URL>   The APNs endpoint of production devices.
   --apns-sandbox-endpoint <URL>
                           The APNs endpoint of development devices.
+  --fcm-credentials <FILE>
+                          A Firebase service-account file (repeatable).
+  --fcm-endpoint <URL>    The FCM endpoint.
+  --vapid-key <NAME=FILE> A VAPID private key (repeatable).
+  --vapid-subject <URI>   The VAPID subject.
+  --webpush-allow-host <HOST>
+                          A push service host to allow (repeatable).
   --ca-file <FILE>        Further trusted CA certificates (PEM).
   --request-timeout <DURATION>
                           How long a push service may take to answer.
@@ -338,8 +346,10 @@ class CheckDeployTests(unittest.TestCase):
                           "PUSHGATE_GIVE_UP_AFTER='1d' is not a duration")
 
     def test_deliver_topic_of_a_format_it_does_not_deliver(self):
-        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_TOPICS: apns=push.apns,", "PUSHGATE_TOPICS: fcm=push.fcm,apns=push.apns,")
-        self.assert_fails("PUSHGATE_TOPICS entry 'fcm=push.fcm' is not FORMAT=NAME with a format of `pushgate formats` that deliver posts to APNs")
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_TOPICS: apns=push.apns,",
+                  "PUSHGATE_TOPICS: android-expandable=push.android.expandable,apns=push.apns,")
+        self.assert_fails("PUSHGATE_TOPICS entry 'android-expandable=push.android.expandable' is not FORMAT=NAME with a "
+                          "format of `pushgate formats` that deliver posts")
 
     def test_deliver_grace_period_not_above_its_shutdown_timeout(self):
         self.edit("kubernetes/deliver-deployment.yaml", "terminationGracePeriodSeconds: 40", "terminationGracePeriodSeconds: 20")
@@ -371,8 +381,8 @@ class CheckDeployTests(unittest.TestCase):
                   "              mountPath: /etc/pushgate/apns\n")
         self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/AuthKey.p8",
                   "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/Key.p8")
-        self.assert_fails("the APNs key file's volume is mounted readOnly",
-                          "Secret pushgate-apns-key holds the key file Key.p8")
+        self.assert_fails("the APNs key file's volume (/etc/pushgate/apns) is mounted readOnly",
+                          "Secret pushgate-apns-key holds the APNs key file Key.p8")
 
     def test_deliver_key_file_outside_any_mount(self):
         self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_APNS_KEY_FILE: /etc/pushgate/apns/AuthKey.p8",
@@ -381,10 +391,31 @@ class CheckDeployTests(unittest.TestCase):
         self.assert_fails("the APNs key file /tmp/AuthKey.p8x is in a Secret volume")
 
     def test_deliver_scaled_object_misses_an_apns_topic_or_watches_another_group(self):
-        self.edit("kubernetes/deliver-scaledobject.yaml", "topic: push.fb.card", "topic: push.fcm")
+        self.edit("kubernetes/deliver-scaledobject.yaml", "topic: push.fb.card", "topic: push.android.expandable")
         self.edit("kubernetes/deliver-scaledobject.yaml", "consumerGroup: pushgate-deliver", "consumerGroup: pushgate")
-        self.assert_fails("ScaledObject of pushgate-deliver: one kafka trigger per APNs topic deliver reads",
+        self.assert_fails("ScaledObject of pushgate-deliver: one kafka trigger per topic deliver reads",
                           "ScaledObject of pushgate-deliver: its kafka trigger watches the workers' group")
+
+    def test_deliver_fcm_and_vapid_files_from_secrets(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_FCM_CREDENTIALS: /etc/pushgate/fcm/service-account.json",
+                  "PUSHGATE_FCM_CREDENTIALS: /etc/pushgate/fcm/service-account.json;/etc/pushgate/firebase/other.json")
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/shop.pem",
+                  "PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/news.pem")
+        self.assert_fails("the FCM service-account file /etc/pushgate/firebase/other.json is in a Secret volume",
+                          "Secret pushgate-vapid-keys holds the VAPID key file news.pem")
+
+    def test_deliver_platform_listed_without_its_credentials(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "  PUSHGATE_VAPID_KEYS: shop=/etc/pushgate/vapid/shop.pem\n", "")
+        self.assert_fails("Deployment pushgate-deliver container deliver: webpush has its VAPID key file")
+
+    def test_deliver_unknown_platform(self):
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_PLATFORMS: apns,fcm,webpush", "PUSHGATE_PLATFORMS: apns,gcm")
+        self.assert_fails("PUSHGATE_PLATFORMS entry 'gcm' is not one of apns, fcm, webpush")
+
+    def test_deliver_scaled_object_misses_a_delivered_platforms_topic(self):
+        # Without webpush, its trigger watches a topic deliver does not read.
+        self.edit("kubernetes/deliver-configmap.yaml", "PUSHGATE_PLATFORMS: apns,fcm,webpush", "PUSHGATE_PLATFORMS: apns,fcm")
+        self.assert_fails("ScaledObject of pushgate-deliver: one kafka trigger per topic deliver reads")
 
     def test_missing_binary(self):
         rc, lines = self.run_checker(self.tmp / "no-such-pushgate")
