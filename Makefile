@@ -65,8 +65,9 @@ build-release: deps
 run: build
 	@./scripts/demo.sh $(BIN)
 
-## Delivery: `pushgate broker`, the stand-in APNs of the tests, `pushgate run` and `pushgate deliver`, the example
-## devices (examples/devices.jsonl) and payloads; prints what each device's stand-in received and the receipts.
+## Delivery: `pushgate broker`, the stand-ins of the tests (APNs, FCM, a browser's push service), `pushgate run` and
+## `pushgate deliver`, the example devices (examples/devices.jsonl, and a browser subscription made by the demo) and
+## payloads; prints what each device's stand-in received and the receipts.
 .PHONY: deliver-demo
 deliver-demo: build
 	@$(PYTHON) scripts/deliver_demo.py $(BIN)

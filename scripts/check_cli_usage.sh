@@ -62,8 +62,12 @@ expect 64 "--bootstrap-servers (or PUSHGATE_BOOTSTRAP_SERVERS) is required" -- "
 expect 64 "no platform to deliver to: give --apns-key-file" -- "$binary" deliver --bootstrap-servers 127.0.0.1:1
 expect 64 "--platforms apns needs --apns-key-id" -- \
     "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms apns --apns-key-file "$tmp/one.json"
-expect 64 "--platforms: fcm is not delivered by this version" -- \
+expect 64 "--platforms fcm needs --fcm-credentials" -- \
     "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms fcm
+expect 64 "--platforms webpush needs --vapid-key NAME=FILE" -- \
+    "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms webpush --vapid-subject mailto:ops@example.com
+expect 64 "--platforms: 'gcm' is not a comma-separated list of apns, fcm, webpush" -- \
+    "$binary" deliver --bootstrap-servers 127.0.0.1:1 --platforms gcm
 expect 64 "--apns-key-file: cannot read '$tmp/missing.p8'" -- env PUSHGATE_BOOTSTRAP_SERVERS=127.0.0.1:1 \
     PUSHGATE_APNS_KEY_ID=K PUSHGATE_APNS_TEAM_ID=T "$binary" deliver --apns-key-file "$tmp/missing.p8"
 expect 64 "PUSHGATE_RECEIPTS must be one of failures, all, none" -- env PUSHGATE_RECEIPTS=some \
