@@ -47,6 +47,24 @@ struct FCMSenderTests {
         }
     }
 
+    /// A refused credential pauses the project the push was sent with (SPEC 10.6), named by `app` or not.
+    @Test func thePauseScopeIsTheProjectUsed() async throws {
+        try await withSender { sender in
+            let record = FCMSamples.record()
+            #expect(
+                sender.pauseScope(of: DevicePush(record: record, device: FCMSamples.device(app: nil)))
+                    == FCMSamples.projectID)
+            #expect(
+                sender.pauseScope(of: DevicePush(record: record, device: FCMSamples.device(app: "other-project")))
+                    == "other-project")
+        }
+        try await withSender(projects: [FCMSamples.projectID, "other-project"]) { sender in
+            #expect(
+                sender.pauseScope(of: DevicePush(record: FCMSamples.record(), device: FCMSamples.device(app: nil)))
+                    == nil)
+        }
+    }
+
     @Test func aValueWithoutAMessageObjectIsRejectedWithoutARequest() async throws {
         try await withSender { sender in
             let answer = await sender.send(

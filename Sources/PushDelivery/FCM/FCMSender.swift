@@ -41,20 +41,20 @@ public struct FCMSender: PushSender {
     /// The project ids served, sorted.
     public var projectIDs: [String] { projects.keys.sorted() }
 
+    /// The project `push` is sent with (the device's `app`, else the only project): a refusal of its credentials
+    /// pauses that project, whether devices name it or not (SPEC 10.6).
+    public func pauseScope(of push: DevicePush) -> String? {
+        push.device?.app ?? (projects.count == 1 ? projects.keys.first : nil)
+    }
+
     /// Sends `push` and says what came of it (never throws: every failure is a ``PushAnswer``).
     public func send(_ push: DevicePush) async -> PushAnswer {
         guard let device = push.device, case .fcm(let registrationToken) = device.address else {
             return .final(.rejected, AnswerDetails(reason: "not_fcm"))
         }
-        let accessTokens: FCMAccessToken
-        if let app = device.app {
-            guard let named = projects[app] else { return .final(.rejected, AnswerDetails(reason: "unknown_app")) }
-            accessTokens = named
-        } else {
-            guard projects.count == 1, let only = projects.values.first else {
-                return .final(.rejected, AnswerDetails(reason: "no_app"))
-            }
-            accessTokens = only
+        guard let project = pauseScope(of: push) else { return .final(.rejected, AnswerDetails(reason: "no_app")) }
+        guard let accessTokens = projects[project] else {
+            return .final(.rejected, AnswerDetails(reason: "unknown_app"))
         }
         let body: FCMMessageBody
         switch FCMMessageBody.make(token: registrationToken, value: push.record.value) {
