@@ -16,9 +16,6 @@ public struct DeliverSettings: Sendable {
     /// Log line format. Default: ``Settings/logFormat``.
     public var logFormat: LogFormat
 
-    /// The platforms this version delivers to.
-    public static let supportedPlatforms: Set<Platform> = [.apns, .fcm, .webpush]
-
     /// The secret values among the librdkafka properties, never to be logged.
     public var secrets: [String] { KafkaSecrets.secretValues(of: delivery.kafkaProperties) }
 
@@ -128,13 +125,6 @@ public struct DeliverSettings: Sendable {
                         + "--fcm-credentials, or --vapid-key and --vapid-subject (or their PUSHGATE_* variables)")
             }
             return given
-        }
-        for platform in named.sorted(by: { $0.rawValue < $1.rawValue }) {
-            guard supportedPlatforms.contains(platform) else {
-                throw SettingError(
-                    "--platforms: \(platform.rawValue) is not delivered by this version (only "
-                        + supportedPlatforms.map(\.rawValue).sorted().joined(separator: ", ") + ")")
-            }
         }
         if named.contains(.apns), let missing = apns.missingCredentialOption {
             throw SettingError("--platforms apns needs \(missing)")

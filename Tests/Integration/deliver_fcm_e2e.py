@@ -302,8 +302,8 @@ def scenario_outcomes(pushgate, directory, failures):
             "dry": (dry, "validated", 200, None, 1), "gone": (plain, "gone", 404, "UNREGISTERED", 1),
             "invalid": (plain, "rejected", 400, "INVALID_ARGUMENT", 1),
             "mismatch": (plain, "rejected", 403, "SENDER_ID_MISMATCH", 1),
-            "other": (plain, "rejected", None, "unknown_app", 1),
-            "nomessage": (b'{"validate_only":false}', "rejected", None, "no_message_object", 1),
+            "other": (plain, "rejected", None, "unknown_app", 0),
+            "nomessage": (b'{"validate_only":false}', "rejected", None, "no_message_object", 0),
             "quota": (plain, "delivered", 200, None, 2), "unavailable": (plain, "delivered", 200, None, 2),
             "internal": (plain, "delivered", 200, None, 2), "html": (plain, "delivered", 200, None, 2),
             "thirdparty": (plain, "delivered", 200, None, 2),
@@ -326,7 +326,8 @@ def scenario_outcomes(pushgate, directory, failures):
             if outcome != "no_device":
                 want["device"] = label
             want["audience"] = f"user-{label}"
-            app = {"noapp": None, "other": "other-project", "nobody": None}.get(label, PROJECT)
+            # A device without app is sent with the only project, which its receipt names.
+            app = {"other": "other-project", "nobody": None}.get(label, PROJECT)
             if app:
                 want["app"] = app
             want.update({"record": f"{FCM_TOPIC}:{partition}:{offset}", "source": f"push.unified:0:{number}",
@@ -335,7 +336,7 @@ def scenario_outcomes(pushgate, directory, failures):
                 want["status"] = status
             if reason is not None:
                 want["reason"] = reason
-            # unknown_app and no_message_object are answered without a request: attempts counts the sender's calls.
+            # unknown_app and no_message_object are answered without a request: attempts counts requests made.
             want["attempts"] = attempts
             if outcome in ("delivered", "validated"):
                 prefix = f"projects/{PROJECT}/messages/"

@@ -176,6 +176,28 @@ struct RecordDeliveryTests {
         #expect(receipts.receipts.first?.status == 500)
     }
 
+    /// A device without `app` is sent with the app its sender chooses (the only FCM project or VAPID key); its
+    /// receipt names that app (SPEC 10.7: `app` when known).
+    @Test func aReceiptNamesTheAppTheSenderChose() async throws {
+        struct OnlyProjectSender: PushSender {
+            var platform: Platform { .fcm }
+            func pauseScope(of push: DevicePush) -> String? { push.device?.app ?? "only-project" }
+            func send(_ push: DevicePush) async -> PushAnswer {
+                .final(.rejected, AnswerDetails(status: 400, reason: "INVALID_ARGUMENT"))
+            }
+        }
+        let device = { (id: String, app: String?) in
+            Device(id: id, audience: "user-1", app: app, address: .fcm(token: "t-\(id)"))
+        }
+        let receipts = InMemoryReceipts()
+        let delivery = F.delivery(
+            senders: [OnlyProjectSender()],
+            directory: InMemoryDirectory([device("without", nil), device("with", "named-project")]), receipts: receipts)
+        #expect(try await delivery.deliver(F.record(format: .fcm)))
+        let apps = Dictionary(uniqueKeysWithValues: receipts.receipts.map { ($0.device ?? "", $0.app) })
+        #expect(apps == ["without": "only-project", "with": "named-project"])
+    }
+
     @Test func receiptsFollowTheSelection() async throws {
         let directory = InMemoryDirectory([F.device("d1"), F.device("d2")])
         let script: [String: [PushAnswer]] = ["d2": [.final(.rejected, AnswerDetails(status: 400, reason: "BadTopic"))]]

@@ -39,6 +39,12 @@ public struct PushAttempts: Sendable {
     /// Whether a sender serves `platform`.
     public func serves(_ platform: Platform) -> Bool { senders[platform] != nil }
 
+    /// The app `push` is sent with on `platform`, as its sender chooses it (a device's `app`, else the only
+    /// FCM project or VAPID key); `nil` when no sender serves the platform or it names none.
+    public func app(of push: DevicePush, platform: Platform) -> String? {
+        senders[platform]?.pauseScope(of: push)
+    }
+
     /// Sends `push` on `platform` until it has a final outcome; `nil` when the task is cancelled first.
     public func deliver(_ push: DevicePush, platform: Platform, expiry: RecordExpiry) async -> FinalAnswer? {
         guard let sender = senders[platform], let slots = requestSlots[platform] else {

@@ -111,7 +111,11 @@ public struct RecordDelivery: Sendable {
         return Receipt(
             key: key, outcome: answer.outcome, platform: platform, device: device?.id,
             audience: device?.audience ?? (isBroadcast ? nil : record.key),
-            app: device.map { $0.app ?? (platform == .apns ? bundleID : nil) } ?? (isBroadcast ? bundleID : nil),
+            app: device.map { device in
+                device.app
+                    ?? (platform == .apns
+                        ? bundleID : attempts.app(of: DevicePush(record: record, device: device), platform: platform))
+            } ?? (isBroadcast ? bundleID : nil),
             record: record.coordinates, source: record.header("pushgate-source"), id: record.header("pushgate-id"),
             format: record.format.rawValue, status: details.status, reason: details.reason,
             goneSince: details.goneSince, attempts: answer.attempts, at: answer.atMilliseconds,
