@@ -55,7 +55,6 @@ digits of the access token's SHA-256, or null); "answer" ({"status", "error_code
 import argparse
 import asyncio
 import base64
-import binascii
 import hashlib
 import json
 import re
@@ -69,7 +68,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 import h2_standin
-from h2_standin import Refusal, unbase64url
+from h2_standin import Refusal
 
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -151,16 +150,9 @@ class StandIn:
             raise Refusal(400, error="invalid_request", description="Missing required parameter: assertion")
         assertion = assertions[0]
         request.assertion = assertion
-        parts = assertion.split(".")
-        if len(parts) != 3:
-            raise Refusal(400, error="invalid_grant", description="Invalid JWT")
         try:
-            header = json.loads(unbase64url(parts[0]))
-            claims = json.loads(unbase64url(parts[1]))
-            signature = unbase64url(parts[2])
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            raise Refusal(400, error="invalid_grant", description="Invalid JWT")
-        if not isinstance(header, dict) or not isinstance(claims, dict):
+            header, claims, signature, signing_input = h2_standin.split_jws(assertion)
+        except ValueError:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT")
         request.jwt_header, request.jwt_claims = header, claims
         if header.get("alg") != "RS256" or header.get("typ") != "JWT":
@@ -169,8 +161,7 @@ class StandIn:
         if account is None or header.get("kid") != account["private_key_id"]:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT: iss or kid")
         try:
-            account["public_key"].verify(signature, f"{parts[0]}.{parts[1]}".encode(), padding.PKCS1v15(),
-                                         hashes.SHA256())
+            account["public_key"].verify(signature, signing_input, padding.PKCS1v15(), hashes.SHA256())
         except InvalidSignature:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT Signature.")
         if SCOPE not in str(claims.get("scope", "")).split(" "):

@@ -1,5 +1,5 @@
 """What the HTTP/2 stand-ins of the tests (apns_standin.py, fcm_standin.py, webpush_standin.py) share: the test CA
-and server certificate, the TLS context, strict base64url, the refusal of a broken request, the request as h2 gives
+and server certificate, the TLS context, strict base64url and JWS parts, the refusal of a broken request, the request as h2 gives
 it, the connection that feeds h2 and answers whole requests, and the start-up and shutdown of a stand-in.
 
 It sits next to the stand-ins, which import it as `h2_standin`: a stand-in run as a script finds it in its own
@@ -22,8 +22,10 @@ import h2.errors
 import h2.events
 import h2.exceptions
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 LOOPBACK = ("127.0.0.1", "::1")
@@ -102,6 +104,32 @@ def unbase64url(text, padding_allowed=False):
     if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
         raise ValueError("not base64url without padding")
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def split_jws(token):
+    """The header, the claims, the signature and the signing input of a compact JWS: three base64url parts, the
+    first two JSON objects; ValueError when it is not one."""
+    parts = token.split(".")
+    if len(parts) != 3:
+        raise ValueError("not three parts")
+    header = json.loads(unbase64url(parts[0]))
+    claims = json.loads(unbase64url(parts[1]))
+    signature = unbase64url(parts[2])
+    if not isinstance(header, dict) or not isinstance(claims, dict):
+        raise ValueError("the header or the claims are not a JSON object")
+    return header, claims, signature, f"{parts[0]}.{parts[1]}".encode()
+
+
+def es256_verifies(public_key, signature, signing_input):
+    """Whether an ES256 JWS signature (r||s, 32 bytes each) of `signing_input` verifies with a P-256 public key."""
+    if len(signature) != 64:
+        return False
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    try:
+        public_key.verify(der, signing_input, ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        return False
+    return True
 
 
 def load_script(path):

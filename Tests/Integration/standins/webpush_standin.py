@@ -45,7 +45,6 @@ library), "vapid" ({"alg", "typ", "aud", "exp", "sub", "k"} or null), "body_b64"
 import argparse
 import asyncio
 import base64
-import binascii
 import ipaddress
 import json
 import re
@@ -55,10 +54,9 @@ import sys
 import time
 import uuid
 
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -146,28 +144,18 @@ class StandIn:
         token, key_text = fields.get("t"), fields.get("k")
         if not token or not key_text:
             raise Refusal(401, "MissingAuthorization")
-        parts = token.split(".")
-        if len(parts) != 3:
-            raise Refusal(403, "BadJwtToken")
         try:
-            header = json.loads(unbase64url(parts[0]))
-            claims = json.loads(unbase64url(parts[1]))
-            signature = unbase64url(parts[2])
+            header, claims, signature, signing_input = h2_standin.split_jws(token)
             key_bytes = unbase64url(key_text)
             key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key_bytes)
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            raise Refusal(403, "BadJwtToken")
-        if not isinstance(header, dict) or not isinstance(claims, dict):
+        except ValueError:
             raise Refusal(403, "BadJwtToken")
         request.vapid = {"alg": header.get("alg"), "typ": header.get("typ"), "aud": claims.get("aud"),
                          "exp": claims.get("exp"), "sub": claims.get("sub"), "k": key_text}
         request.vapid_key = key_bytes
         if header.get("alg") != "ES256" or len(key_bytes) != 65 or len(signature) != 64:
             raise Refusal(403, "BadJwtToken")
-        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-        try:
-            key.verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
-        except InvalidSignature:
+        if not h2_standin.es256_verifies(key, signature, signing_input):
             raise Refusal(403, "BadJwtToken")
         if claims.get("aud") != "https://" + authority.lower():
             raise Refusal(403, "BadJwtToken")
