@@ -1,6 +1,5 @@
 """Self-test of the stand-in APNs (standins/apns_standin.py), with an HTTP/2 client of h2's own, no broker:
 `python3 -m unittest discover -s Tests/Integration -p 'test_*.py'`."""
-import base64
 import json
 import os
 import select
@@ -12,81 +11,28 @@ import tempfile
 import time
 import unittest
 
-import h2.config
-import h2.connection
-import h2.events
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-STANDIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins", "apns_standin.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+STANDIN = os.path.join(HERE, "standins", "apns_standin.py")
+sys.path.insert(0, HERE)
+from standin_client import Client, es256_token  # noqa: E402
+
 KEY_ID = "KEYID12345"
 TEAM_ID = "TEAMID6789"
 BUNDLE = "com.example.shop"
 TOKEN = "a0" * 32
 
 
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 def provider_token(key, kid=KEY_ID, iss=TEAM_ID, iat=None, alg="ES256"):
     """A provider token as Apple wants it: ES256, the signature as r||s."""
-    header = b64url(json.dumps({"alg": alg, "kid": kid}).encode())
-    claims = b64url(json.dumps({"iss": iss, "iat": int(time.time()) if iat is None else iat}).encode())
-    r, s = decode_dss_signature(key.sign(f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256())))
-    return f"{header}.{claims}.{b64url(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+    return es256_token(key, {"alg": alg, "kid": kid}, {"iss": iss, "iat": int(time.time()) if iat is None else iat})
 
 
-class Client:
-    """One HTTP/2 connection over TLS that trusts the stand-in's CA; one request at a time."""
-
-    def __init__(self, port, ca):
-        context = ssl.create_default_context(cafile=ca)
-        context.set_alpn_protocols(["h2"])
-        self.socket = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
-                                          server_hostname="localhost")
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-        self.h2.initiate_connection()
-        self.socket.sendall(self.h2.data_to_send())
-
-    def close(self):
-        self.socket.close()
-
-    def request(self, path, headers, body=b"", method="POST", timeout=5.0):
-        stream = self.h2.get_next_available_stream_id()
-        self.h2.send_headers(stream, [(":method", method), (":scheme", "https"), (":authority", "localhost"),
-                                      (":path", path)] + list(headers), end_stream=not body)
-        if body:
-            self.h2.send_data(stream, body, end_stream=True)
-        self.socket.sendall(self.h2.data_to_send())
-        answer = {"headers": {}, "body": b""}
-        deadline = time.monotonic() + timeout
-        while True:
-            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                data = self.socket.recv(65536)
-            except socket.timeout:
-                return {"timeout": True}
-            except (ConnectionError, ssl.SSLError):
-                data = b""
-            if not data:
-                return {"closed": True}
-            for event in self.h2.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
-                    answer["headers"] = dict(event.headers)
-                    answer["status"] = int(answer["headers"][":status"])
-                elif isinstance(event, h2.events.DataReceived) and event.stream_id == stream:
-                    answer["body"] += event.data
-                    self.h2.acknowledge_received_data(event.flow_controlled_length, stream)
-                elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
-                    return answer
-                elif isinstance(event, h2.events.StreamReset) and event.stream_id == stream:
-                    return {"reset": True}
-                elif isinstance(event, h2.events.ConnectionTerminated):
-                    return {"goaway": json.loads(event.additional_data or b"{}"),
-                            "last_stream_id": event.last_stream_id, "stream": stream}
-            self.socket.sendall(self.h2.data_to_send())
+def connect(port, ca):
+    """A client as pushgate connects to APNs: the certificate checked for localhost, :authority localhost."""
+    return Client("127.0.0.1", port, ca, authority="localhost")
 
 
 class StandInTests(unittest.TestCase):
@@ -139,7 +85,7 @@ class StandInTests(unittest.TestCase):
         headers = [("authorization", "bearer " + (jwt or provider_token(self.key))), ("apns-push-type", push_type),
                    ("apns-topic", topic), ("apns-priority", "10")]
         headers = [(name, value) for name, value in headers if name not in drop] + list(extra)
-        client = Client(self.ports["sandbox_port" if sandbox else "production_port"], self.ca)
+        client = connect(self.ports["sandbox_port" if sandbox else "production_port"], self.ca)
         try:
             return client.request(path or f"/3/device/{token}", headers, body, method=method, timeout=timeout)
         finally:
@@ -273,7 +219,7 @@ class StandInTests(unittest.TestCase):
              "--log", self.log + ".2", "--token-update-interval", "1200"], stdout=subprocess.PIPE, text=True)
         try:
             port = json.loads(process.stdout.readline())["production_port"]
-            client = Client(port, self.ca + ".2")
+            client = connect(port, self.ca + ".2")
             headers = [("apns-push-type", "alert"), ("apns-topic", BUNDLE)]
             first, second = provider_token(self.key, iat=int(time.time()) - 10), provider_token(self.key)
             path = f"/3/device/{TOKEN}"
@@ -295,7 +241,7 @@ class StandInTests(unittest.TestCase):
         try:
             time.sleep(1.0)  # the outage starts at the first request, not at the start
             port = json.loads(process.stdout.readline())["production_port"]
-            client = Client(port, self.ca + ".3")
+            client = connect(port, self.ca + ".3")
             headers = [("authorization", "bearer " + provider_token(self.key)), ("apns-push-type", "alert"),
                        ("apns-topic", BUNDLE)]
             path = f"/3/device/{TOKEN}"

@@ -13,25 +13,20 @@ import time
 import unittest
 import urllib.parse
 
-import h2.config
-import h2.connection
-import h2.events
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STANDIN = os.path.join(HERE, "standins", "fcm_standin.py")
 sys.path.insert(0, os.path.join(HERE, "standins"))
+sys.path.insert(0, HERE)
 import fcm_standin  # noqa: E402
+from standin_client import Client, b64url  # noqa: E402
 
 PROJECT = "shop-12345"
 OTHER = "other-project"
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def assertion(account, key, aud, iat=None, exp=None, scope=SCOPE, alg="RS256", kid=None, iss=None):
@@ -44,53 +39,9 @@ def assertion(account, key, aud, iat=None, exp=None, scope=SCOPE, alg="RS256", k
     return f"{header}.{claims}.{b64url(signature)}"
 
 
-class Client:
-    """One HTTP/2 connection over TLS that trusts the stand-in's CA; one request at a time."""
-
-    def __init__(self, port, ca):
-        context = ssl.create_default_context(cafile=ca)
-        context.set_alpn_protocols(["h2"])
-        self.authority = f"127.0.0.1:{port}"
-        self.socket = context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5),
-                                          server_hostname="127.0.0.1")
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-        self.h2.initiate_connection()
-        self.socket.sendall(self.h2.data_to_send())
-
-    def close(self):
-        self.socket.close()
-
-    def request(self, path, headers, body=b"", method="POST", timeout=5.0):
-        stream = self.h2.get_next_available_stream_id()
-        self.h2.send_headers(stream, [(":method", method), (":scheme", "https"), (":authority", self.authority),
-                                      (":path", path)] + list(headers), end_stream=not body)
-        if body:
-            self.h2.send_data(stream, body, end_stream=True)
-        self.socket.sendall(self.h2.data_to_send())
-        answer = {"headers": {}, "body": b""}
-        deadline = time.monotonic() + timeout
-        while True:
-            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                data = self.socket.recv(65536)
-            except socket.timeout:
-                return {"timeout": True}
-            except (ConnectionError, ssl.SSLError):
-                data = b""
-            if not data:
-                return {"closed": True}
-            for event in self.h2.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
-                    answer["headers"] = dict(event.headers)
-                    answer["status"] = int(answer["headers"][":status"])
-                elif isinstance(event, h2.events.DataReceived) and event.stream_id == stream:
-                    answer["body"] += event.data
-                    self.h2.acknowledge_received_data(event.flow_controlled_length, stream)
-                elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
-                    return answer
-                elif isinstance(event, h2.events.StreamReset) and event.stream_id == stream:
-                    return {"reset": True}
-            self.socket.sendall(self.h2.data_to_send())
+def connect(port, ca):
+    """A client that checks the certificate for 127.0.0.1 and sends :authority 127.0.0.1:PORT."""
+    return Client("127.0.0.1", port, ca, server_hostname="127.0.0.1")
 
 
 def start(directory, accounts, script=None, extra=(), name="a"):
@@ -150,7 +101,7 @@ class StandInTests(unittest.TestCase):
         cls.directory.cleanup()
 
     def post(self, path, headers, body, timeout=5.0, port=None, ca=None):
-        client = Client(port or self.ready["port"], ca or self.ca)
+        client = connect(port or self.ready["port"], ca or self.ca)
         try:
             return client.request(path, headers, body, timeout=timeout)
         finally:
@@ -287,7 +238,7 @@ class StandInTests(unittest.TestCase):
             status, body = self.grant(jwt(), port=port, ca=ca)
             self.assertEqual((status, body["error"]), (400, "invalid_grant"))
             time.sleep(1.1)
-            client = Client(port, ca)
+            client = connect(port, ca)
             form = urllib.parse.urlencode({"grant_type": GRANT_TYPE, "assertion": jwt()}).encode()
             scripted = client.request("/token", [("content-type", "application/x-www-form-urlencoded")], form)
             self.assertEqual((scripted["status"], scripted["headers"]["retry-after"]), (503, "2"))

@@ -1,27 +1,21 @@
 """What the web push tests share: subscriptions made at test time, a VAPID token and an `aes128gcm` body made and
-read with libraries nobody here wrote (cryptography for ES256, PyPI http_ece for RFC 8188/8291), and an HTTP/2
-client of h2's own for the stand-in push service (standins/webpush_standin.py)."""
+read with libraries nobody here wrote (cryptography for ES256, PyPI http_ece for RFC 8188/8291), for the stand-in
+push service (standins/webpush_standin.py); its HTTP/2 client is standin_client.Client."""
 import base64
 import json
 import os
-import socket
-import ssl
 import time
 
-import h2.config
-import h2.connection
-import h2.events
 import http_ece
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-STANDIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "standins", "webpush_standin.py")
+from standin_client import b64url, es256_token
 
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+HERE = os.path.dirname(os.path.abspath(__file__))
+STANDIN = os.path.join(HERE, "standins", "webpush_standin.py")
 
 
 def unb64url(text):
@@ -68,10 +62,8 @@ class Subscription:
 
 def vapid_token(key, audience, subject="mailto:ops@example.com", expires_in=12 * 3600, alg="ES256"):
     """An RFC 8292 token signed by `key` (cryptography), the signature as r||s."""
-    header = b64url(json.dumps({"typ": "JWT", "alg": alg}).encode())
-    claims = b64url(json.dumps({"aud": audience, "exp": int(time.time()) + expires_in, "sub": subject}).encode())
-    r, s = decode_dss_signature(key.sign(f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256())))
-    return f"{header}.{claims}.{b64url(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}"
+    return es256_token(key, {"typ": "JWT", "alg": alg},
+                       {"aud": audience, "exp": int(time.time()) + expires_in, "sub": subject})
 
 
 def vapid_header(key, audience, **options):
@@ -96,52 +88,3 @@ def verify_vapid(authorization):
     except InvalidSignature:
         raise ValueError("the signature does not verify")
     return json.loads(unb64url(header)), json.loads(unb64url(claims)), fields["k"]
-
-
-class Client:
-    """One HTTP/2 connection over TLS to a stand-in listener that trusts its CA; one request at a time."""
-
-    def __init__(self, host, port, ca):
-        context = ssl.create_default_context(cafile=ca)
-        context.set_alpn_protocols(["h2"])
-        self.authority = (f"[{host}]" if ":" in host else host) + f":{port}"
-        self.socket = context.wrap_socket(socket.create_connection((host, port), timeout=5),
-                                          server_hostname="localhost")
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-        self.h2.initiate_connection()
-        self.socket.sendall(self.h2.data_to_send())
-
-    def close(self):
-        self.socket.close()
-
-    def request(self, path, headers, body=b"", method="POST", timeout=5.0):
-        stream = self.h2.get_next_available_stream_id()
-        self.h2.send_headers(stream, [(":method", method), (":scheme", "https"), (":authority", self.authority),
-                                      (":path", path)] + list(headers), end_stream=not body)
-        if body:
-            self.h2.send_data(stream, body, end_stream=True)
-        self.socket.sendall(self.h2.data_to_send())
-        answer = {"headers": {}, "body": b""}
-        deadline = time.monotonic() + timeout
-        while True:
-            self.socket.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                data = self.socket.recv(65536)
-            except socket.timeout:
-                return {"timeout": True}
-            except (ConnectionError, ssl.SSLError):
-                data = b""
-            if not data:
-                return {"closed": True}
-            for event in self.h2.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
-                    answer["headers"] = dict(event.headers)
-                    answer["status"] = int(answer["headers"][":status"])
-                elif isinstance(event, h2.events.DataReceived) and event.stream_id == stream:
-                    answer["body"] += event.data
-                    self.h2.acknowledge_received_data(event.flow_controlled_length, stream)
-                elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
-                    return answer
-                elif isinstance(event, h2.events.StreamReset) and event.stream_id == stream:
-                    return {"reset": True}
-            self.socket.sendall(self.h2.data_to_send())

@@ -56,30 +56,19 @@ import argparse
 import asyncio
 import base64
 import binascii
-import datetime
 import hashlib
-import ipaddress
 import json
-import os
 import re
-import signal
-import ssl
 import sys
-import tempfile
 import time
 import uuid
 
-import h2.config
-import h2.connection
 import h2.errors
-import h2.events
-import h2.exceptions
-from cryptography import x509
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+import h2_standin
+from h2_standin import Refusal
 
 # apns-push-type -> the suffix its apns-topic carries after the bundle id (DELIVERY.md A2). `mdm` is left out: its
 # topic is a certificate's UID, which token-based authentication never has.
@@ -97,57 +86,6 @@ TOKEN_PATTERN = re.compile(r"^(?:[0-9a-f]{2})+$")
 ACTIONS = {"answer", "garbage", "no_answer", "goaway", "close", "reset"}
 
 
-class Refusal(Exception):
-    """A request broken as Apple would refuse it: the status and reason to answer."""
-
-    def __init__(self, status, reason):
-        super().__init__(f"{status} {reason}")
-        self.status = status
-        self.reason = reason
-
-
-def make_certificates(directory):
-    """A test CA and a server certificate it signs for localhost, 127.0.0.1 and ::1; returns the paths of the CA
-    certificate, the server certificate and the server key (PEM)."""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushgate stand-in APNs test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number())
-          .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=2))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
-          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
-          .sign(ca_key, hashes.SHA256()))
-    server_key = ec.generate_private_key(ec.SECP256R1())
-    server = (x509.CertificateBuilder()
-              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-              .issuer_name(ca_name).public_key(server_key.public_key())
-              .serial_number(x509.random_serial_number())
-              .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
-              .add_extension(x509.SubjectAlternativeName([
-                  x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                  x509.IPAddress(ipaddress.ip_address("::1"))]), critical=False)
-              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-              .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                           data_encipherment=False, key_agreement=False, key_cert_sign=False,
-                                           crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-              .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-              .sign(ca_key, hashes.SHA256()))
-    paths = [os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server-key.pem")]
-    with open(paths[0], "wb") as file:
-        file.write(ca.public_bytes(serialization.Encoding.PEM))
-    with open(paths[1], "wb") as file:
-        file.write(server.public_bytes(serialization.Encoding.PEM))
-    with open(paths[2], "wb") as file:
-        file.write(server_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                            serialization.NoEncryption()))
-    return paths
-
-
 def load_verify_key(path):
     """The P-256 public key that verifies provider tokens: a PEM public key, or the .p8 private key itself."""
     with open(path, "rb") as file:
@@ -159,13 +97,6 @@ def load_verify_key(path):
     if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
         raise SystemExit(f"{path}: not a P-256 key")
     return key
-
-
-def unbase64url(text):
-    """Strict base64url without padding (RFC 7515), as a JWS uses it."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
-        raise ValueError("not base64url without padding")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class StandIn:
@@ -188,16 +119,9 @@ class StandIn:
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise Refusal(403, "InvalidProviderToken")
-        parts = token.split(".")
-        if len(parts) != 3:
-            raise Refusal(403, "InvalidProviderToken")
         try:
-            header = json.loads(unbase64url(parts[0]))
-            claims = json.loads(unbase64url(parts[1]))
-            signature = unbase64url(parts[2])
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            raise Refusal(403, "InvalidProviderToken")
-        if not isinstance(header, dict) or not isinstance(claims, dict):
+            header, claims, signature, signing_input = h2_standin.split_jws(token)
+        except ValueError:
             raise Refusal(403, "InvalidProviderToken")
         summary = {"alg": header.get("alg"), "kid": header.get("kid"), "iss": claims.get("iss"),
                    "iat": claims.get("iat"), "digest": hashlib.sha256(token.encode()).hexdigest()[:16]}
@@ -207,10 +131,7 @@ class StandIn:
                 or claims.get("iss") != self.options.team_id or not isinstance(iat, int) or isinstance(iat, bool)
                 or len(signature) != 64):
             raise Refusal(403, "InvalidProviderToken")
-        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-        try:
-            self.verify_key.verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
-        except InvalidSignature:
+        if not h2_standin.es256_verifies(self.verify_key, signature, signing_input):
             raise Refusal(403, "InvalidProviderToken")
         now = time.time()
         if iat > now + 1:
@@ -316,16 +237,7 @@ class StandIn:
 
     def decide(self, environment, request, connection):
         """The answer to a whole request, as a dict (see the module's documentation)."""
-        pseudo, headers, repeated = {}, {}, False
-        for name, value in request.headers:
-            name, value = name.decode("latin-1").lower(), value.decode("latin-1")
-            if name.startswith(":"):
-                pseudo[name] = value
-            elif name in headers:
-                repeated = True
-            else:
-                headers[name] = value
-        request.pseudo, request.plain = pseudo, headers
+        pseudo, headers = request.pseudo, request.plain
         try:
             if pseudo.get(":method") != "POST":
                 raise Refusal(405, "MethodNotAllowed")
@@ -334,7 +246,7 @@ class StandIn:
             broadcast = re.fullmatch(r"/4/broadcasts/apps/([^/?]+)", path)
             if not device and not broadcast:
                 raise Refusal(404, "BadPath")
-            if repeated:
+            if request.repeated:
                 raise Refusal(400, "DuplicateHeaders")
             self.check_provider_token(headers, connection, request)
             if device:
@@ -371,181 +283,86 @@ class StandIn:
         self.log.flush()
 
 
-class Request:
+class Request(h2_standin.Request):
     def __init__(self, headers):
-        self.headers = headers
-        self.body = bytearray()
-        self.pseudo = {}
-        self.plain = {}
+        super().__init__(headers)
         self.jwt = None
 
 
-class Connection:
-    """One client connection: h2's state machine between an asyncio stream and the stand-in."""
+class Connection(h2_standin.Connection):
+    """One client connection to one of the two endpoints; it remembers its provider token (for
+    --token-update-interval)."""
+
+    request_class = Request
 
     def __init__(self, standin, environment, reader, writer):
         standin.connections += 1
-        self.number = standin.connections
+        super().__init__(reader, writer, standin.connections)
         self.standin = standin
         self.environment = environment
-        self.reader = reader
-        self.writer = writer
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding=None))
-        self.requests = {}
         self.token = None
         self.token_since = 0.0
-        self.closed = False
 
-    def flush(self):
-        data = self.h2.data_to_send()
-        if data and not self.closed:
-            self.writer.write(data)
-
-    def close(self):
-        if not self.closed:
-            self.closed = True
-            self.writer.transport.abort()
-
-    async def run(self):
-        self.h2.initiate_connection()
-        self.flush()
-        try:
-            while not self.closed:
-                data = await self.reader.read(65536)
-                if not data:
-                    break
-                try:
-                    events = self.h2.receive_data(data)
-                except h2.exceptions.ProtocolError:
-                    self.flush()
-                    break
-                for event in events:
-                    self.on_event(event)
-                self.flush()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.close()
-
-    def on_event(self, event):
-        if isinstance(event, h2.events.RequestReceived):
-            self.requests[event.stream_id] = Request(event.headers)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.DataReceived):
-            request = self.requests.get(event.stream_id)
-            if request is not None:
-                request.body.extend(event.data)
-            self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamEnded):
-            self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamReset):
-            self.requests.pop(event.stream_id, None)
-        elif isinstance(event, h2.events.ConnectionTerminated):
-            self.closed = True
-
-    def on_request(self, stream_id):
-        request = self.requests.pop(stream_id, None)
-        if request is None:
-            return
+    def decide(self, stream_id, request):
         answer = self.standin.decide(self.environment, request, self)
         self.standin.write_log(self.environment, self, stream_id, request, answer)
-        asyncio.get_running_loop().create_task(self.answer(stream_id, answer))
+        return answer
 
-    async def answer(self, stream_id, answer):
-        if answer.get("delay"):
-            await asyncio.sleep(float(answer["delay"]))
-        if self.closed:
+    async def act(self, stream_id, answer, action):
+        if action != "goaway":
+            await super().act(stream_id, answer, action)
             return
-        action = answer.get("action", "answer")
-        try:
-            if action == "no_answer":
-                return
-            if action == "close":
-                self.close()
-                return
-            if action == "reset":
-                self.h2.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)
-                self.flush()
-                return
-            if action == "goaway":
-                reason = json.dumps({"reason": answer.get("reason") or "Shutdown"}).encode()
-                self.h2.close_connection(h2.errors.ErrorCodes.NO_ERROR, additional_data=reason,
-                                         last_stream_id=stream_id)
-                self.flush()
-                await asyncio.sleep(0.05)
-                self.close()
-                return
-            status = int(answer["status"])
-            headers = [(":status", str(status))]
-            if "apns_id" in answer:
-                headers.append(("apns-id", answer["apns_id"]))
-            if "request_id" in answer:
-                headers.append(("apns-request-id", answer["request_id"]))
-            if answer.get("retry_after") is not None:
-                headers.append(("retry-after", str(answer["retry_after"])))
-            if action == "garbage":
-                body = answer.get("body", "<html><body>502 Bad Gateway</body></html>\x00\xff").encode("latin-1")
-                headers.append(("content-type", "text/html"))
-            elif "body" in answer:
-                body = answer["body"].encode()
-            elif status == 200:
-                body = b""
-            else:
-                document = {"reason": answer.get("reason", "")}
-                if answer.get("timestamp") is not None:
-                    document["timestamp"] = answer["timestamp"]
-                body = json.dumps(document).encode()
-                headers.append(("content-type", "application/json"))
-            headers.append(("content-length", str(len(body))))
-            self.h2.send_headers(stream_id, headers, end_stream=not body)
-            if body:
-                self.h2.send_data(stream_id, body, end_stream=True)
-            self.flush()
-        except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError, ConnectionError, OSError):
-            pass
+        reason = json.dumps({"reason": answer.get("reason") or "Shutdown"}).encode()
+        self.h2.close_connection(h2.errors.ErrorCodes.NO_ERROR, additional_data=reason, last_stream_id=stream_id)
+        self.flush()
+        await asyncio.sleep(0.05)
+        self.close()
+
+    def response(self, answer):
+        status = int(answer["status"])
+        headers = [(":status", str(status))]
+        if "apns_id" in answer:
+            headers.append(("apns-id", answer["apns_id"]))
+        if "request_id" in answer:
+            headers.append(("apns-request-id", answer["request_id"]))
+        if answer.get("retry_after") is not None:
+            headers.append(("retry-after", str(answer["retry_after"])))
+        if answer.get("action", "answer") == "garbage":
+            body = answer.get("body", "<html><body>502 Bad Gateway</body></html>\x00\xff").encode("latin-1")
+            headers.append(("content-type", "text/html"))
+        elif "body" in answer:
+            body = answer["body"].encode()
+        elif status == 200:
+            body = b""
+        else:
+            document = {"reason": answer.get("reason", "")}
+            if answer.get("timestamp") is not None:
+                document["timestamp"] = answer["timestamp"]
+            body = json.dumps(document).encode()
+            headers.append(("content-type", "application/json"))
+        headers.append(("content-length", str(len(body))))
+        return headers, body
 
 
 async def serve(options):
     verify_key = load_verify_key(options.verify_key)
-    script = {}
-    if options.script:
-        with open(options.script) as file:
-            script = json.load(file)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.set_alpn_protocols(["h2"])
-    with tempfile.TemporaryDirectory(prefix="apns-standin-") as directory:
-        ca_path, certificate_path, key_path = make_certificates(directory)
-        with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
-            target.write(source.read())
-        context.load_cert_chain(certificate_path, key_path)
+    script = h2_standin.load_script(options.script)
+    context = h2_standin.server_context(options.ca_out, "pushgate stand-in APNs test CA", prefix="apns-standin-")
     log = open(options.log, "a", buffering=1)
     standin = StandIn(options, verify_key, script, log)
 
     def handler(environment):
         async def handle(reader, writer):
-            protocol = writer.get_extra_info("ssl_object")
-            if protocol is None or protocol.selected_alpn_protocol() != "h2":
-                writer.transport.abort()
-                return
-            await Connection(standin, environment, reader, writer).run()
-        return handle
+            if h2_standin.speaks_h2(writer):
+                await Connection(standin, environment, reader, writer).run()
+        return h2_standin.quiet_at_shutdown(handle)
 
     production = await asyncio.start_server(handler("production"), options.host, options.port, ssl=context)
     sandbox = await asyncio.start_server(handler("sandbox"), options.host, options.sandbox_port, ssl=context)
-    print(json.dumps({"production_port": production.sockets[0].getsockname()[1],
-                      "sandbox_port": sandbox.sockets[0].getsockname()[1], "ca": options.ca_out}), flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    # A parent may start it with these signals blocked (Foundation's Process does), which would make it deaf to them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    h2_standin.announce({"production_port": production.sockets[0].getsockname()[1],
+                         "sandbox_port": sandbox.sockets[0].getsockname()[1], "ca": options.ca_out})
     async with production, sandbox:
-        await stop.wait()
+        await h2_standin.wait_for_stop()
     log.close()
 
 
@@ -566,12 +383,7 @@ def main():
                         help="seconds between new tokens on a connection (0: not checked; Apple: 1200)")
     parser.add_argument("--refuse-tokens-for", type=float, default=0,
                         help="seconds of 403 InvalidProviderToken to valid tokens, from the first request")
-    options = parser.parse_args()
-    try:
-        asyncio.run(serve(options))
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return h2_standin.run(serve(parser.parse_args()))
 
 
 if __name__ == "__main__":

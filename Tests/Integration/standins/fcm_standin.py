@@ -55,31 +55,20 @@ digits of the access token's SHA-256, or null); "answer" ({"status", "error_code
 import argparse
 import asyncio
 import base64
-import binascii
-import datetime
 import hashlib
-import ipaddress
 import json
-import os
 import re
 import secrets
-import signal
-import ssl
 import sys
-import tempfile
 import time
 import urllib.parse
 
-import h2.config
-import h2.connection
-import h2.errors
-import h2.events
-import h2.exceptions
-from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+import h2_standin
+from h2_standin import Refusal
 
 GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -92,57 +81,6 @@ SEND_PATH = re.compile(r"^/v1/projects/([^/?]+)/messages:send$")
 ACTIONS = {"answer", "no_answer", "close", "reset"}
 HTML_PAGE = ("<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 502 (Server Error)!!1</title>"
              "<p><b>502.</b> <ins>That's an error.</ins><p>The server encountered a temporary error.</html>")
-
-
-class Refusal(Exception):
-    """A request broken as Google would refuse it: the status and the answer's members."""
-
-    def __init__(self, status, **answer):
-        super().__init__(f"{status} {answer}")
-        self.status = status
-        self.answer = answer
-
-
-def make_certificates(directory):
-    """A test CA and a server certificate it signs for localhost, 127.0.0.1 and ::1; returns the paths of the CA
-    certificate, the server certificate and the server key (PEM)."""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushgate stand-in FCM test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number())
-          .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=2))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
-          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
-          .sign(ca_key, hashes.SHA256()))
-    server_key = ec.generate_private_key(ec.SECP256R1())
-    server = (x509.CertificateBuilder()
-              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-              .issuer_name(ca_name).public_key(server_key.public_key())
-              .serial_number(x509.random_serial_number())
-              .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
-              .add_extension(x509.SubjectAlternativeName([
-                  x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                  x509.IPAddress(ipaddress.ip_address("::1"))]), critical=False)
-              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-              .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                           data_encipherment=False, key_agreement=False, key_cert_sign=False,
-                                           crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-              .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-              .sign(ca_key, hashes.SHA256()))
-    paths = [os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server-key.pem")]
-    with open(paths[0], "wb") as file:
-        file.write(ca.public_bytes(serialization.Encoding.PEM))
-    with open(paths[1], "wb") as file:
-        file.write(server.public_bytes(serialization.Encoding.PEM))
-    with open(paths[2], "wb") as file:
-        file.write(server_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                            serialization.NoEncryption()))
-    return paths
 
 
 def make_service_account(path, project_id, token_uri, client_email=None, key=None):
@@ -170,13 +108,6 @@ def load_account(path):
         raise SystemExit(f"{path}: private_key is not an RSA key")
     return {"project_id": document["project_id"], "client_email": document["client_email"],
             "private_key_id": document["private_key_id"], "public_key": key.public_key()}
-
-
-def unbase64url(text):
-    """Strict base64url without padding (RFC 7515), as a JWS uses it."""
-    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
-        raise ValueError("not base64url without padding")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class Pairs(list):
@@ -219,16 +150,9 @@ class StandIn:
             raise Refusal(400, error="invalid_request", description="Missing required parameter: assertion")
         assertion = assertions[0]
         request.assertion = assertion
-        parts = assertion.split(".")
-        if len(parts) != 3:
-            raise Refusal(400, error="invalid_grant", description="Invalid JWT")
         try:
-            header = json.loads(unbase64url(parts[0]))
-            claims = json.loads(unbase64url(parts[1]))
-            signature = unbase64url(parts[2])
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            raise Refusal(400, error="invalid_grant", description="Invalid JWT")
-        if not isinstance(header, dict) or not isinstance(claims, dict):
+            header, claims, signature, signing_input = h2_standin.split_jws(assertion)
+        except ValueError:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT")
         request.jwt_header, request.jwt_claims = header, claims
         if header.get("alg") != "RS256" or header.get("typ") != "JWT":
@@ -237,8 +161,7 @@ class StandIn:
         if account is None or header.get("kid") != account["private_key_id"]:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT: iss or kid")
         try:
-            account["public_key"].verify(signature, f"{parts[0]}.{parts[1]}".encode(), padding.PKCS1v15(),
-                                         hashes.SHA256())
+            account["public_key"].verify(signature, signing_input, padding.PKCS1v15(), hashes.SHA256())
         except InvalidSignature:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT Signature.")
         if SCOPE not in str(claims.get("scope", "")).split(" "):
@@ -338,14 +261,7 @@ class StandIn:
 
     def decide(self, request):
         """The answer to a whole request, as a dict (see the module's documentation)."""
-        pseudo, headers = {}, {}
-        for name, value in request.headers:
-            name, value = name.decode("latin-1").lower(), value.decode("latin-1")
-            if name.startswith(":"):
-                pseudo[name] = value
-            else:
-                headers.setdefault(name, value)
-        request.pseudo, request.plain = pseudo, headers
+        pseudo = request.pseudo
         path = pseudo.get(":path", "")
         if pseudo.get(":method") != "POST":
             request.kind = "other"
@@ -385,12 +301,9 @@ class StandIn:
         self.log.flush()
 
 
-class Request:
+class Request(h2_standin.Request):
     def __init__(self, headers):
-        self.headers = headers
-        self.body = bytearray()
-        self.pseudo = {}
-        self.plain = {}
+        super().__init__(headers)
         self.kind = "other"
         self.assertion = None
         self.jwt_header = None
@@ -417,142 +330,44 @@ def answer_body(answer):
     return json.dumps({"error": error}).encode(), "application/json; charset=UTF-8"
 
 
-class Connection:
-    """One client connection: h2's state machine between an asyncio stream and the stand-in."""
+class Connection(h2_standin.Connection):
+    request_class = Request
 
     def __init__(self, standin, reader, writer):
         standin.connections += 1
-        self.number = standin.connections
+        super().__init__(reader, writer, standin.connections)
         self.standin = standin
-        self.reader = reader
-        self.writer = writer
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding=None))
-        self.requests = {}
-        self.closed = False
 
-    def flush(self):
-        data = self.h2.data_to_send()
-        if data and not self.closed:
-            self.writer.write(data)
-
-    def close(self):
-        if not self.closed:
-            self.closed = True
-            self.writer.transport.abort()
-
-    async def run(self):
-        self.h2.initiate_connection()
-        self.flush()
-        try:
-            while not self.closed:
-                data = await self.reader.read(65536)
-                if not data:
-                    break
-                try:
-                    events = self.h2.receive_data(data)
-                except h2.exceptions.ProtocolError:
-                    self.flush()
-                    break
-                for event in events:
-                    self.on_event(event)
-                self.flush()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.close()
-
-    def on_event(self, event):
-        if isinstance(event, h2.events.RequestReceived):
-            self.requests[event.stream_id] = Request(event.headers)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.DataReceived):
-            request = self.requests.get(event.stream_id)
-            if request is not None:
-                request.body.extend(event.data)
-            self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamEnded):
-            self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamReset):
-            self.requests.pop(event.stream_id, None)
-        elif isinstance(event, h2.events.ConnectionTerminated):
-            self.closed = True
-
-    def on_request(self, stream_id):
-        request = self.requests.pop(stream_id, None)
-        if request is None:
-            return
+    def decide(self, stream_id, request):
         answer = self.standin.decide(request)
         self.standin.write_log(self, stream_id, request, answer)
-        asyncio.get_running_loop().create_task(self.answer(stream_id, answer))
+        return answer
 
-    async def answer(self, stream_id, answer):
-        if answer.get("delay"):
-            await asyncio.sleep(float(answer["delay"]))
-        if self.closed:
-            return
-        action = answer.get("action", "answer")
-        try:
-            if action == "no_answer":
-                return
-            if action == "close":
-                self.close()
-                return
-            if action == "reset":
-                self.h2.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)
-                self.flush()
-                return
-            body, content_type = answer_body(answer)
-            headers = [(":status", str(int(answer["status"]))), ("content-type", content_type),
-                       ("content-length", str(len(body)))]
-            if answer.get("retry_after") is not None:
-                headers.append(("retry-after", str(answer["retry_after"])))
-            self.h2.send_headers(stream_id, headers, end_stream=not body)
-            if body:
-                self.h2.send_data(stream_id, body, end_stream=True)
-            self.flush()
-        except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError, ConnectionError, OSError):
-            pass
+    def response(self, answer):
+        body, content_type = answer_body(answer)
+        headers = [(":status", str(int(answer["status"]))), ("content-type", content_type),
+                   ("content-length", str(len(body)))]
+        if answer.get("retry_after") is not None:
+            headers.append(("retry-after", str(answer["retry_after"])))
+        return headers, body
 
 
 async def serve(options):
     accounts = [load_account(path) for path in options.service_account]
-    script = {}
-    if options.script:
-        with open(options.script) as file:
-            script = json.load(file)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.set_alpn_protocols(["h2"])
-    with tempfile.TemporaryDirectory(prefix="fcm-standin-") as directory:
-        ca_path, certificate_path, key_path = make_certificates(directory)
-        with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
-            target.write(source.read())
-        context.load_cert_chain(certificate_path, key_path)
+    script = h2_standin.load_script(options.script)
+    context = h2_standin.server_context(options.ca_out, "pushgate stand-in FCM test CA", prefix="fcm-standin-")
     log = open(options.log, "a", buffering=1)
     standin = StandIn(options, accounts, script, log)
 
     async def handle(reader, writer):
-        protocol = writer.get_extra_info("ssl_object")
-        if protocol is None or protocol.selected_alpn_protocol() != "h2":
-            writer.transport.abort()
-            return
-        await Connection(standin, reader, writer).run()
+        if h2_standin.speaks_h2(writer):
+            await Connection(standin, reader, writer).run()
 
-    server = await asyncio.start_server(handle, options.host, options.port, ssl=context)
+    server = await asyncio.start_server(h2_standin.quiet_at_shutdown(handle), options.host, options.port, ssl=context)
     port = server.sockets[0].getsockname()[1]
-    print(json.dumps({"port": port, "ca": options.ca_out, "token_uri": f"https://{options.host}:{port}{TOKEN_PATH}"}),
-          flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    # A parent may start it with these signals blocked (Foundation's Process does), which would make it deaf to them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    h2_standin.announce({"port": port, "ca": options.ca_out, "token_uri": f"https://{options.host}:{port}{TOKEN_PATH}"})
     async with server:
-        await stop.wait()
+        await h2_standin.wait_for_stop()
     log.close()
 
 
@@ -568,12 +383,7 @@ def main():
     parser.add_argument("--token-lifetime", type=int, default=3599, help="expires_in of the access tokens, seconds")
     parser.add_argument("--refuse-grants-for", type=float, default=0,
                         help="seconds of 400 invalid_grant to valid grants, from the first one")
-    options = parser.parse_args()
-    try:
-        asyncio.run(serve(options))
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return h2_standin.run(serve(parser.parse_args()))
 
 
 if __name__ == "__main__":

@@ -45,33 +45,23 @@ library), "vapid" ({"alg", "typ", "aud", "exp", "sub", "k"} or null), "body_b64"
 import argparse
 import asyncio
 import base64
-import binascii
-import datetime
 import ipaddress
 import json
-import os
 import re
-import signal
 import ssl
 import struct
 import sys
-import tempfile
 import time
 import uuid
 
-import h2.config
-import h2.connection
-import h2.errors
-import h2.events
-import h2.exceptions
-from cryptography import x509
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+import h2_standin
+from h2_standin import Refusal, unbase64url
 
 BODY_LIMIT = 4096
 URGENCIES = {"very-low", "low", "normal", "high"}
@@ -79,67 +69,6 @@ TOPIC_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 ACTIONS = {"answer", "no_answer", "close", "reset"}
 HTML_PAGE = ("<!DOCTYPE html>\n<html><head><title>{status}</title></head><body><h1>{status} Error</h1>"
              "<p>The push service could not handle this request.</p></body></html>\n")
-
-
-class Refusal(Exception):
-    """A request broken as a push service would refuse it: the status and reason to answer."""
-
-    def __init__(self, status, reason):
-        super().__init__(f"{status} {reason}")
-        self.status = status
-        self.reason = reason
-
-
-def make_certificates(directory, hosts):
-    """A test CA and a server certificate it signs for localhost and the loopback addresses; returns the paths of
-    the CA certificate, the server certificate and the server key (PEM)."""
-    now = datetime.datetime.now(datetime.timezone.utc)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "pushgate stand-in push service test CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
-          .serial_number(x509.random_serial_number())
-          .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=2))
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                       data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                       crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
-          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
-          .sign(ca_key, hashes.SHA256()))
-    addresses = {"127.0.0.1", "127.0.0.2", "::1"} | {host for host in hosts if host != "localhost"}
-    names = [x509.DNSName("localhost")] + [x509.IPAddress(ipaddress.ip_address(address))
-                                           for address in sorted(addresses)]
-    server_key = ec.generate_private_key(ec.SECP256R1())
-    server = (x509.CertificateBuilder()
-              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
-              .issuer_name(ca_name).public_key(server_key.public_key())
-              .serial_number(x509.random_serial_number())
-              .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
-              .add_extension(x509.SubjectAlternativeName(names), critical=False)
-              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-              .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                           data_encipherment=False, key_agreement=False, key_cert_sign=False,
-                                           crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-              .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-              .sign(ca_key, hashes.SHA256()))
-    paths = [os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server-key.pem")]
-    with open(paths[0], "wb") as file:
-        file.write(ca.public_bytes(serialization.Encoding.PEM))
-    with open(paths[1], "wb") as file:
-        file.write(server.public_bytes(serialization.Encoding.PEM))
-    with open(paths[2], "wb") as file:
-        file.write(server_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                            serialization.NoEncryption()))
-    return paths
-
-
-def unbase64url(text, padding_allowed=False):
-    """Strict base64url (RFC 7515: no padding, unless allowed)."""
-    if padding_allowed:
-        text = text.rstrip("=")
-    if not re.fullmatch(r"[A-Za-z0-9_-]*", text) or len(text) % 4 == 1:
-        raise ValueError("not base64url without padding")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def b64url(data):
@@ -215,28 +144,18 @@ class StandIn:
         token, key_text = fields.get("t"), fields.get("k")
         if not token or not key_text:
             raise Refusal(401, "MissingAuthorization")
-        parts = token.split(".")
-        if len(parts) != 3:
-            raise Refusal(403, "BadJwtToken")
         try:
-            header = json.loads(unbase64url(parts[0]))
-            claims = json.loads(unbase64url(parts[1]))
-            signature = unbase64url(parts[2])
+            header, claims, signature, signing_input = h2_standin.split_jws(token)
             key_bytes = unbase64url(key_text)
             key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key_bytes)
-        except (ValueError, binascii.Error, UnicodeDecodeError):
-            raise Refusal(403, "BadJwtToken")
-        if not isinstance(header, dict) or not isinstance(claims, dict):
+        except ValueError:
             raise Refusal(403, "BadJwtToken")
         request.vapid = {"alg": header.get("alg"), "typ": header.get("typ"), "aud": claims.get("aud"),
                          "exp": claims.get("exp"), "sub": claims.get("sub"), "k": key_text}
         request.vapid_key = key_bytes
         if header.get("alg") != "ES256" or len(key_bytes) != 65 or len(signature) != 64:
             raise Refusal(403, "BadJwtToken")
-        der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-        try:
-            key.verify(der, f"{parts[0]}.{parts[1]}".encode(), ec.ECDSA(hashes.SHA256()))
-        except InvalidSignature:
+        if not h2_standin.es256_verifies(key, signature, signing_input):
             raise Refusal(403, "BadJwtToken")
         if claims.get("aud") != "https://" + authority.lower():
             raise Refusal(403, "BadJwtToken")
@@ -271,16 +190,7 @@ class StandIn:
 
     def decide(self, request, authority_expected_port):
         """The answer to a whole request, as a dict (see the module's documentation)."""
-        pseudo, headers, repeated = {}, {}, False
-        for name, value in request.headers:
-            name, value = name.decode("latin-1").lower(), value.decode("latin-1")
-            if name.startswith(":"):
-                pseudo[name] = value
-            elif name in headers:
-                repeated = True
-            else:
-                headers[name] = value
-        request.pseudo, request.plain = pseudo, headers
+        pseudo, headers = request.pseudo, request.plain
         path = pseudo.get(":path", "")
         scripted = self.answers.get(path)
         unchecked = bool(scripted) and scripted[0].get("check") is False
@@ -291,7 +201,7 @@ class StandIn:
                 subscription = self.subscriptions.get(path)
                 if subscription is None:
                     raise Refusal(404, "NotFound")
-                if repeated:
+                if request.repeated:
                     raise Refusal(400, "DuplicateHeaders")
                 authority = pseudo.get(":authority", "")
                 if not authority.endswith(f":{authority_expected_port}"):
@@ -337,129 +247,50 @@ class StandIn:
         })
 
 
-class Request:
+class Request(h2_standin.Request):
     def __init__(self, headers):
-        self.headers = headers
-        self.body = bytearray()
-        self.pseudo = {}
-        self.plain = {}
+        super().__init__(headers)
         self.vapid = None
         self.vapid_key = None
         self.plaintext = None
         self.decrypt_error = None
 
 
-class Connection:
-    """One client connection: h2's state machine between an asyncio stream and the stand-in."""
+class Connection(h2_standin.Connection):
+    """One client connection to one listener (`port` is the port a request's :authority must name)."""
+
+    request_class = Request
 
     def __init__(self, standin, listener, port, reader, writer, number):
-        self.number = number
+        super().__init__(reader, writer, number)
         self.standin = standin
         self.listener = listener
         self.port = port
-        self.reader = reader
-        self.writer = writer
-        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding=None))
-        self.requests = {}
-        self.closed = False
 
-    def flush(self):
-        data = self.h2.data_to_send()
-        if data and not self.closed:
-            self.writer.write(data)
-
-    def close(self):
-        if not self.closed:
-            self.closed = True
-            self.writer.transport.abort()
-
-    async def run(self):
-        self.h2.initiate_connection()
-        self.flush()
-        try:
-            while not self.closed:
-                data = await self.reader.read(65536)
-                if not data:
-                    break
-                try:
-                    events = self.h2.receive_data(data)
-                except h2.exceptions.ProtocolError:
-                    self.flush()
-                    break
-                for event in events:
-                    self.on_event(event)
-                self.flush()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.close()
-
-    def on_event(self, event):
-        if isinstance(event, h2.events.RequestReceived):
-            self.requests[event.stream_id] = Request(event.headers)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.DataReceived):
-            request = self.requests.get(event.stream_id)
-            if request is not None:
-                request.body.extend(event.data)
-            self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-            if event.stream_ended:
-                self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamEnded):
-            self.on_request(event.stream_id)
-        elif isinstance(event, h2.events.StreamReset):
-            self.requests.pop(event.stream_id, None)
-        elif isinstance(event, h2.events.ConnectionTerminated):
-            self.closed = True
-
-    def on_request(self, stream_id):
-        request = self.requests.pop(stream_id, None)
-        if request is None:
-            return
+    def decide(self, stream_id, request):
         answer = self.standin.decide(request, self.port)
         self.standin.write_request(self.listener, self, stream_id, request, answer)
-        asyncio.get_running_loop().create_task(self.answer(stream_id, answer))
+        return answer
 
-    async def answer(self, stream_id, answer):
-        if answer.get("delay"):
-            await asyncio.sleep(float(answer["delay"]))
-        if self.closed:
-            return
-        action = answer.get("action", "answer")
-        try:
-            if action == "no_answer":
-                return
-            if action == "close":
-                self.close()
-                return
-            if action == "reset":
-                self.h2.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)
-                self.flush()
-                return
-            status = int(answer["status"])
-            headers = [(":status", str(status))]
-            if answer.get("location"):
-                headers.append(("location", answer["location"]))
-            if answer.get("retry_after") is not None:
-                headers.append(("retry-after", str(answer["retry_after"])))
-            if answer.get("html"):
-                body = HTML_PAGE.format(status=status).encode()
-                headers.append(("content-type", "text/html; charset=utf-8"))
-            elif "body" in answer:
-                body = answer["body"].encode()
-            elif 200 <= status < 300:
-                body = b""
-            else:
-                body = json.dumps({"code": status, "reason": answer.get("reason", "")}).encode()
-                headers.append(("content-type", "application/json"))
-            headers.append(("content-length", str(len(body))))
-            self.h2.send_headers(stream_id, headers, end_stream=not body)
-            if body:
-                self.h2.send_data(stream_id, body, end_stream=True)
-            self.flush()
-        except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError, ConnectionError, OSError):
-            pass
+    def response(self, answer):
+        status = int(answer["status"])
+        headers = [(":status", str(status))]
+        if answer.get("location"):
+            headers.append(("location", answer["location"]))
+        if answer.get("retry_after") is not None:
+            headers.append(("retry-after", str(answer["retry_after"])))
+        if answer.get("html"):
+            body = HTML_PAGE.format(status=status).encode()
+            headers.append(("content-type", "text/html; charset=utf-8"))
+        elif "body" in answer:
+            body = answer["body"].encode()
+        elif 200 <= status < 300:
+            body = b""
+        else:
+            body = json.dumps({"code": status, "reason": answer.get("reason", "")}).encode()
+            headers.append(("content-type", "application/json"))
+        headers.append(("content-length", str(len(body))))
+        return headers, body
 
 
 def listen_address(text):
@@ -476,22 +307,14 @@ def listen_address(text):
 async def serve(options):
     with open(options.subscriptions) as file:
         subscriptions = json.load(file)
-    script = {}
-    if options.script:
-        with open(options.script) as file:
-            script = json.load(file)
+    script = h2_standin.load_script(options.script)
     addresses = [listen_address(text) for text in (options.listen or ["127.0.0.1"])]
     for host, _ in addresses:
         if host != "localhost" and not ipaddress.ip_address(host).is_loopback:
             raise SystemExit(f"{host}: the stand-in listens on loopback addresses only")
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.set_alpn_protocols(["h2"])
-    with tempfile.TemporaryDirectory(prefix="webpush-standin-") as directory:
-        ca_path, certificate_path, key_path = make_certificates(directory, [host for host, _ in addresses])
-        with open(ca_path, "rb") as source, open(options.ca_out, "wb") as target:
-            target.write(source.read())
-        context.load_cert_chain(certificate_path, key_path)
+    certified = {"127.0.0.1", "127.0.0.2", "::1"} | {host for host, _ in addresses if host != "localhost"}
+    context = h2_standin.server_context(options.ca_out, "pushgate stand-in push service test CA", sorted(certified),
+                                        prefix="webpush-standin-")
     log = open(options.log, "a", buffering=1)
     standin = StandIn(subscriptions, script, log)
 
@@ -507,12 +330,9 @@ async def serve(options):
             except (ssl.SSLError, ConnectionError, OSError):
                 writer.transport.abort()
                 return
-            protocol = writer.get_extra_info("ssl_object")
-            if protocol is None or protocol.selected_alpn_protocol() != "h2":
-                writer.transport.abort()
-                return
-            await Connection(standin, listener, port, reader, writer, number).run()
-        return handle
+            if h2_standin.speaks_h2(writer):
+                await Connection(standin, listener, port, reader, writer, number).run()
+        return h2_standin.quiet_at_shutdown(handle)
 
     servers, listeners = [], []
     for host, port in addresses:
@@ -525,14 +345,8 @@ async def serve(options):
         placeholder["handle"] = handler(host, bound)
         servers.append(server)
         listeners.append({"host": host, "port": bound})
-    print(json.dumps({"port": listeners[0]["port"], "listeners": listeners, "ca": options.ca_out}), flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    # A parent may start it with these signals blocked (Foundation's Process does), which would make it deaf to them.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+    h2_standin.announce({"port": listeners[0]["port"], "listeners": listeners, "ca": options.ca_out})
+    await h2_standin.wait_for_stop()
     for server in servers:
         server.close()
     log.close()
@@ -547,12 +361,7 @@ def main():
     parser.add_argument("--listen", action="append",
                         help="a loopback address to listen on, HOST[:PORT] or [V6]:PORT (repeatable; default "
                              "127.0.0.1, port 0: any free one)")
-    options = parser.parse_args()
-    try:
-        asyncio.run(serve(options))
-    except KeyboardInterrupt:
-        pass
-    return 0
+    return h2_standin.run(serve(parser.parse_args()))
 
 
 if __name__ == "__main__":
