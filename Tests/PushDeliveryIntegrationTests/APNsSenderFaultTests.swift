@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PushDelivery
 import PushModel
-import Synchronization
+import PushgateTestSupport
 import Testing
 
 /// The APNs sender when the provider token, the connection or the answer fails: new tokens, timeouts, GOAWAY,
@@ -169,8 +169,8 @@ struct APNsSenderFaultTests {
             answers: [
                 token(0): [expired], token(1): [Answer(action: "close")], token(2): [Answer(action: "no_answer")],
             ])
-        let log = RecordedLog()
-        let logger = Logger(label: "apns-test") { _ in log.handler() }
+        let log = CapturedLog(metadata: true)
+        let logger = Logger(label: "apns-test") { label in log.handler(label: label) }
         try await APNsSenderIntegrationTests.withSender(standIn, requestTimeout: .seconds(1), logger: logger) {
             sender in
             for number in 0...3 { _ = await sender.send(DevicePush(record: record, device: device(token(number)))) }
@@ -196,30 +196,5 @@ struct APNsSenderFaultTests {
         }
         try #require(bound)
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// Every log line with its metadata, at every level.
-final class RecordedLog: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    func handler() -> some LogHandler { Handler(log: self) }
-
-    private struct Handler: LogHandler {
-        let log: RecordedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            log.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
-        }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import PushDelivery
 import PushModel
-import Synchronization
 import Testing
 
 /// The APNs sender against the stand-in APNs over HTTP/2 and TLS (its test CA passed as `--ca-file` would):
@@ -38,9 +37,6 @@ struct APNsSenderIntegrationTests {
         requestTimeout: Duration = .seconds(10), trustCA: Bool = true, productionPort: Int? = nil,
         logger: Logger = Logger(label: "apns-test"), _ body: (APNsSender) async throws -> T
     ) async throws -> T {
-        let http = try PushHTTPClient(
-            configuration: PushHTTPConfiguration(
-                caFiles: trustCA ? [standIn.caFile] : [], requestTimeout: requestTimeout, connectTimeout: .seconds(2)))
         let configuration = try APNsConfiguration(
             keyID: APNsStandIn.keyID, teamID: teamID, bundleID: APNsStandIn.bundleID,
             productionEndpoint: APNsEndpoint(
@@ -48,17 +44,14 @@ struct APNsSenderIntegrationTests {
             sandboxEndpoint: APNsEndpoint(
                 "https://localhost:\(standIn.sandboxPort)/", option: "--apns-sandbox-endpoint"))
         let signingKey = try key ?? APNsSigningKey.load(path: standIn.keyFile)
-        let sender = APNsSender(
-            configuration: configuration,
-            providerToken: APNsProviderToken(key: signingKey, keyID: APNsStandIn.keyID, teamID: teamID), http: http,
-            logger: logger)
-        do {
-            let result = try await body(sender)
-            await http.shutdown()
-            return result
-        } catch {
-            await http.shutdown()
-            throw error
+        return try await withStandInHTTPClient(
+            caFiles: trustCA ? [standIn.caFile] : [], requestTimeout: requestTimeout
+        ) { http in
+            let sender = APNsSender(
+                configuration: configuration,
+                providerToken: APNsProviderToken(key: signingKey, keyID: APNsStandIn.keyID, teamID: teamID),
+                http: http, logger: logger)
+            return try await body(sender)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PushDelivery
 import PushModel
-import Synchronization
+import PushgateTestSupport
 import Testing
 import _CryptoExtras
 
@@ -24,56 +24,24 @@ struct FCMSenderIntegrationTests {
         Device(id: id, audience: "user-1", app: app, address: .fcm(token: token))
     }
 
-    /// Log lines with their metadata, kept in memory.
-    final class Lines: Sendable {
-        private let stored = Mutex<[String]>([])
-        var all: [String] { stored.withLock { $0 } }
-
-        func handler(label: String) -> any LogHandler { Handler(lines: self) }
-
-        private struct Handler: LogHandler {
-            let lines: Lines
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-
-            func log(event: LogEvent) {
-                let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-                lines.stored.withLock { $0.append("\(event.level) \(event.message) \(merged)") }
-            }
-        }
-    }
-
     /// Runs `body` with a sender made from the stand-in's service-account file (as `--fcm-credentials` is read),
     /// posting to the stand-in and trusting its CA, then closes the client.
     static func withSender<T>(
-        _ standIn: FCMStandIn, requestTimeout: Duration = .seconds(10), lines: Lines = Lines(),
+        _ standIn: FCMStandIn, requestTimeout: Duration = .seconds(10),
+        lines: CapturedLog = CapturedLog(metadata: true),
         _ body: (FCMSender) async throws -> T
     ) async throws -> T {
-        let http = try PushHTTPClient(
-            configuration: PushHTTPConfiguration(
-                caFiles: [standIn.caFile], requestTimeout: requestTimeout, connectTimeout: .seconds(2)))
-        let logger = Logger(label: "fcm-test") { label in lines.handler(label: label) }
-        do {
+        try await withStandInHTTPClient(caFiles: [standIn.caFile], requestTimeout: requestTimeout) { http in
             let sender = try FCMSender.make(
                 credentialFiles: [standIn.credentialsFile], endpoint: "https://127.0.0.1:\(standIn.port)", http: http,
-                logger: logger)
-            let result = try await body(sender)
-            await http.shutdown()
-            return result
-        } catch {
-            await http.shutdown()
-            throw error
+                logger: Logger(label: "fcm-test") { label in lines.handler(label: label) })
+            return try await body(sender)
         }
     }
 
     @Test func aDeliveredPushCarriesTheTokenFirstAndEveryOtherByteOfTheValue() async throws {
         let standIn = try await FCMStandIn()
-        let lines = Lines()
+        let lines = CapturedLog(metadata: true)
         let (first, second) = try await Self.withSender(standIn, lines: lines) { sender in
             (
                 await sender.send(DevicePush(record: Self.record(), device: Self.device("tok-a"))),
@@ -98,7 +66,7 @@ struct FCMSenderIntegrationTests {
         #expect(grants.count == 1, "one access token serves both sends")
         #expect(grants.first?.answer.status == 200)
         #expect(try standIn.sends(token: "tok-b").first?.accessTokenDigest == sends[0].accessTokenDigest)
-        let logged = lines.all.joined(separator: "\n")
+        let logged = lines.text
         #expect(!logged.contains("tok-a") && !logged.contains("ya29."))
         #expect(!logged.contains(try #require(grants.first?.assertion?.split(separator: ".").last)))
     }

@@ -33,20 +33,12 @@ struct WebPushSenderIntegrationTests {
         _ standIn: WebPushStandIn, key: P256.Signing.PrivateKey = P256.Signing.PrivateKey(),
         requestTimeout: Duration = .seconds(10), _ body: (WebPushSender) async throws -> T
     ) async throws -> T {
-        let http = try PushHTTPClient(
-            configuration: PushHTTPConfiguration(
-                caFiles: [standIn.caFile], requestTimeout: requestTimeout, connectTimeout: .seconds(2)))
-        let sender = WebPushSender(
-            keys: ["site": VAPIDToken(key: key, subject: "mailto:ops@example.com")],
-            allowList: WebPushAllowList(adding: [.host("127.0.0.1")]), http: http, logger: Logger(label: "webpush-test")
-        )
-        do {
-            let result = try await body(sender)
-            await http.shutdown()
-            return result
-        } catch {
-            await http.shutdown()
-            throw error
+        try await withStandInHTTPClient(caFiles: [standIn.caFile], requestTimeout: requestTimeout) { http in
+            let sender = WebPushSender(
+                keys: ["site": VAPIDToken(key: key, subject: "mailto:ops@example.com")],
+                allowList: WebPushAllowList(adding: [.host("127.0.0.1")]), http: http,
+                logger: Logger(label: "webpush-test"))
+            return try await body(sender)
         }
     }
 

@@ -57,28 +57,16 @@ final class WebPushStandIn {
         var port: Int
     }
 
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    let directory: URL
     let caFile: String
     let listeners: [Listener]
-    private let logFile: String
-    private let process: Process
+    private let server: StandInProcess
     private let keys: Mutex<[String: (P256.KeyAgreement.PrivateKey, [UInt8])]>
-
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Integration/standins/webpush_standin.py").path
 
     /// Starts a stand-in listening on `listen` (loopback addresses), knowing a subscription for each of `paths` and
     /// answering `answers` (path → answers, in order).
     init(paths: [String], answers: [String: [Answer]] = [:], listen: [String] = ["127.0.0.1"]) async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "webpush-standin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        caFile = directory.appendingPathComponent("ca.pem").path
-        logFile = directory.appendingPathComponent("requests.jsonl").path
+        server = try StandInProcess(name: "the stand-in push service", prefix: "webpush-standin")
+        caFile = server.path("ca.pem")
         var made: [String: (P256.KeyAgreement.PrivateKey, [UInt8])] = [:]
         var entries: [String: [String: String]] = [:]
         for path in paths {
@@ -91,44 +79,24 @@ final class WebPushStandIn {
             ]
         }
         keys = Mutex(made)
-        let subscriptionsFile = directory.appendingPathComponent("subscriptions.json")
-        try JSONEncoder().encode(entries).write(to: subscriptionsFile)
-        let scriptFile = directory.appendingPathComponent("script.json")
-        try JSONEncoder().encode(["answers": answers]).write(to: scriptFile)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "python3", Self.script, "--subscriptions", subscriptionsFile.path, "--ca-out", caFile, "--log",
-                logFile, "--script", scriptFile.path,
-            ] + listen.flatMap { ["--listen", $0] }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let line = try await StandInOutput.firstLine(of: output.fileHandleForReading, timeout: 30)
+        let subscriptionsFile = server.path("subscriptions.json")
+        try JSONEncoder().encode(entries).write(to: URL(fileURLWithPath: subscriptionsFile))
+        let scriptFile = server.path("script.json")
+        try JSONEncoder().encode(["answers": answers]).write(to: URL(fileURLWithPath: scriptFile))
         struct Ready: Decodable {
             var listeners: [Listener]
         }
-        guard let ready = try? JSONDecoder().decode(Ready.self, from: Data(line.utf8)) else {
-            process.terminate()
-            throw Failed(description: "the stand-in push service did not start: \(line)")
-        }
+        let ready = try await server.start(
+            script: StandInProcess.script("webpush_standin.py"),
+            arguments: [
+                "--subscriptions", subscriptionsFile, "--ca-out", caFile, "--log", server.logFile, "--script",
+                scriptFile,
+            ] + listen.flatMap { ["--listen", $0] }, ready: Ready.self)
         listeners = ready.listeners
     }
 
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
-
     /// Stops the stand-in: SIGTERM, and SIGKILL if it is still running 5 s later.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    func stop() { server.stop() }
 
     /// The subscription of `path` on the listener `index`, as a directory gives it.
     func subscription(_ path: String, listener index: Int = 0, host: String? = nil) -> WebPushSubscription {
@@ -142,54 +110,13 @@ final class WebPushStandIn {
 
     /// Every event logged so far, oldest first.
     func events() throws -> [Event] {
-        let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try text.split(separator: "\n").map { try decoder.decode(Event.self, from: Data($0.utf8)) }
+        return try server.logEntries(Event.self, decoder: decoder)
     }
 
     /// The requests for `path`.
     func requests(_ path: String) throws -> [Event] {
         try events().filter { $0.event == "request" && $0.path == path }
-    }
-}
-
-/// Reads a subprocess's first line of output.
-enum StandInOutput {
-    /// Reads one line on a dedicated thread (reading a pipe blocks).
-    static func firstLine(of handle: FileHandle, timeout: Double) async throws -> String {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            let once = FirstOnly()
-            let resume: @Sendable (Result<String, any Error>) -> Void = { result in
-                guard once.first() else { return }
-                continuation.resume(with: result)
-            }
-            let reader = Thread {
-                var bytes: [UInt8] = []
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    bytes += chunk
-                    if bytes.contains(UInt8(ascii: "\n")) { break }
-                }
-                resume(.success(String(decoding: bytes.prefix(while: { $0 != UInt8(ascii: "\n") }), as: UTF8.self)))
-            }
-            reader.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                resume(.failure(WebPushStandIn.Failed(description: "the stand-in did not start in \(timeout) s")))
-            }
-        }
-    }
-}
-
-/// Says yes once: a continuation is resumed by whichever of two threads comes first.
-private final class FirstOnly: Sendable {
-    private let done = Mutex(false)
-
-    func first() -> Bool {
-        done.withLock { done in
-            defer { done = true }
-            return !done
-        }
     }
 }

@@ -3,15 +3,20 @@ import PushgateLogging
 import Synchronization
 
 /// A log kept in memory, for tests that check what was logged and in which order: as `LEVEL MESSAGE`
-/// lines through ``handler(label:)``, or as the lines pushgate's own log handler writes through
-/// ``output``.
+/// lines (`LEVEL MESSAGE METADATA` when made with `metadata: true`) through ``handler(label:)``, or as the
+/// lines pushgate's own log handler writes through ``output``.
 public final class CapturedLog: Sendable {
     private let stored = Mutex<[String]>([])
+    private let keepsMetadata: Bool
 
-    public init() {}
+    /// A log keeping each line's metadata (the logger's and the event's, merged) too when `metadata` is true.
+    public init(metadata: Bool = false) { keepsMetadata = metadata }
 
     /// The lines logged so far, oldest first.
     public var lines: [String] { stored.withLock { $0 } }
+
+    /// The lines logged so far, one a line.
+    public var text: String { lines.joined(separator: "\n") }
 
     /// A handler keeping `LEVEL MESSAGE` lines; every level is kept unless the logger says otherwise.
     public func handler(label: String = "captured") -> some LogHandler { Handler(log: self) }
@@ -30,7 +35,9 @@ public final class CapturedLog: Sendable {
         }
 
         func log(event: LogEvent) {
-            log.stored.withLock { $0.append("\(event.level) \(event.message)") }
+            var line = "\(event.level) \(event.message)"
+            if log.keepsMetadata { line += " \(metadata.merging(event.metadata ?? [:]) { $1 })" }
+            log.stored.withLock { $0.append(line) }
         }
     }
 }
