@@ -20,37 +20,28 @@ Scenarios (all by default):
   secrets       no device token, key body or JWT in any deliver log of the run
 Exit status 0 when every scenario passes.
 """
-import argparse
 import base64
 import hashlib
 import json
 import os
 import re
-import select
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 
-from confluent_kafka import Consumer, Producer, TopicPartition
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Broker, client_config  # noqa: E402
+import delivery_harness  # noqa: E402
+from delivery_harness import DEVICES_TOPIC, ORDER, JWT, DeliverRun, key_body, leaked_key_part, log_text  # noqa: E402
+from delivery_harness import receipt_at_is_recent, receipt_members_in_order  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STANDIN = os.path.join(HERE, "standins", "apns_standin.py")
 KEY_ID, TEAM_ID, BUNDLE = "KID1234567", "TEAM123456", "com.example.shop"
-APNS_TOPIC, DEVICES_TOPIC, RECEIPTS_TOPIC = "push.apns", "push.devices", "push.receipts"
-ORDER = ["outcome", "platform", "device", "audience", "app", "record", "source", "id", "format", "status", "reason",
-         "gone_since", "attempts", "at", "apns_id", "message_id", "location"]
+APNS_TOPIC = "push.apns"
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
 
 
 def token(name):
@@ -58,166 +49,28 @@ def token(name):
     return hashlib.sha256(name.encode()).hexdigest()
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Failures:
-    def __init__(self):
-        self.messages = []
-
-    def check(self, condition, message):
-        print(("  ok    " if condition else "  FAIL  ") + message, flush=True)
-        if not condition:
-            self.messages.append(message)
-        return condition
-
-
-class Run:
+class Run(DeliverRun):
     """One scenario's world: a broker, a stand-in APNs with a script, `pushgate deliver` processes."""
 
-    def __init__(self, pushgate, directory, name, script=None, standin_options=()):
-        self.pushgate, self.directory, self.name = pushgate, directory, name
-        self.key_path = os.path.join(directory, "AuthKey.p8")
-        self.ca = os.path.join(directory, f"{name}-ca.pem")
-        self.request_log = os.path.join(directory, f"{name}-requests.jsonl")
-        self.logs = []
-        self.delivers = []
-        self.broker = Broker(pushgate, partitions=4, log_path=os.path.join(directory, f"{name}-broker.log"))
-        self.address = self.broker.address
-        script_path = os.path.join(directory, f"{name}-script.json")
-        with open(script_path, "w") as file:
-            json.dump(script or {}, file)
-        self.standin = subprocess.Popen(
-            [sys.executable, STANDIN, "--verify-key", self.key_path, "--key-id", KEY_ID, "--team-id", TEAM_ID,
-             "--bundle-id", BUNDLE, "--ca-out", self.ca, "--log", self.request_log, "--script", script_path]
-            + list(standin_options), stdout=subprocess.PIPE, text=True)
-        if not select.select([self.standin.stdout], [], [], 30)[0]:
-            raise RuntimeError("the stand-in APNs did not start")
-        self.ports = json.loads(self.standin.stdout.readline())
-        self.producer = Producer(client_config(self.address, {"enable.idempotence": True, "linger.ms": 5}))
-        self.metrics_port = None
-
-    def put_devices(self, devices):
-        """`pushgate devices put`: devices as (id, audience, token, extra members) or dicts."""
-        lines = "".join(json.dumps(device) + "\n" for device in devices)
-        result = subprocess.run([self.pushgate, "devices", "put", "--bootstrap-servers", self.address],
-                                input=lines, text=True, capture_output=True, timeout=60)
-        if result.returncode != 0:
-            raise RuntimeError(f"devices put failed: {result.stderr}")
-
-    def produce(self, topic, key, value, headers=(), partition=None):
-        """Writes one record; returns its (partition, offset)."""
-        where = {}
-
-        def report(error, message):
-            where["error"], where["at"] = error, (message.partition(), message.offset())
-
-        kwargs = {"partition": partition} if partition is not None else {}
-        self.producer.produce(topic, key=key, value=value, headers=list(headers), on_delivery=report, **kwargs)
-        self.producer.flush(30)
-        if where.get("error") is not None or "at" not in where:
-            raise RuntimeError(f"produce to {topic} failed: {where.get('error')}")
-        return where["at"]
+    def __init__(self, pushgate, directory, key_path, name, script=None, standin_options=()):
+        super().__init__(pushgate, directory, name, APNS_TOPIC)
+        self.key_path = key_path
+        script_path = self.write_json("script.json", script or {})
+        self.ports = self.start_standin(
+            STANDIN, ["--verify-key", self.key_path, "--key-id", KEY_ID, "--team-id", TEAM_ID, "--bundle-id", BUNDLE,
+                      "--ca-out", self.ca, "--log", self.request_log, "--script", script_path]
+            + list(standin_options), "the stand-in APNs")
 
     def start_deliver(self, bundle=True, log_level="info", extra=()):
-        self.metrics_port = free_port()
-        log_path = os.path.join(self.directory, f"{self.name}-deliver-{len(self.delivers) + 1}.log")
-        self.logs.append(log_path)
         options = ["--apns-bundle-id", BUNDLE] if bundle else []
-        with open(log_path, "w") as log:
-            process = subprocess.Popen(
-                [self.pushgate, "deliver", "--bootstrap-servers", self.address, "--apns-key-file", self.key_path,
-                 "--apns-key-id", KEY_ID, "--apns-team-id", TEAM_ID,
-                 "--apns-endpoint", f"https://127.0.0.1:{self.ports['production_port']}",
-                 "--apns-sandbox-endpoint", f"https://127.0.0.1:{self.ports['sandbox_port']}",
-                 "--ca-file", self.ca, "--receipts", "all", "--metrics-port", str(self.metrics_port),
-                 "--log-level", log_level, "--request-timeout", "5s"] + options + QUICK + list(extra),
-                stdout=subprocess.DEVNULL, stderr=log)
-        self.delivers.append(process)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"deliver exited {process.returncode}: {open(log_path).read()[-2000:]}")
-            if self.http("/ready")[0] == 200:
-                return process
-            time.sleep(0.2)
-        raise RuntimeError("deliver was not ready within 60 s")
-
-    def http(self, path):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}{path}", timeout=5) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-        except (urllib.error.URLError, OSError):
-            return None, ""
-
-    def metric(self, name):
-        """The sum of every sample of `name` in /metrics (None when it has none)."""
-        total = None
-        for line in self.http("/metrics")[1].splitlines():
-            if line.startswith(name + " ") or line.startswith(name + "{"):
-                total = (total or 0) + float(line.rsplit(" ", 1)[1])
-        return total
+        return super().start_deliver(
+            ["--apns-key-file", self.key_path, "--apns-key-id", KEY_ID, "--apns-team-id", TEAM_ID,
+             "--apns-endpoint", f"https://127.0.0.1:{self.ports['production_port']}",
+             "--apns-sandbox-endpoint", f"https://127.0.0.1:{self.ports['sandbox_port']}",
+             "--ca-file", self.ca, "--request-timeout", "5s"] + options, log_level, extra)
 
     def requests(self):
-        if not os.path.exists(self.request_log):
-            return []
-        with open(self.request_log) as file:
-            return [json.loads(line) for line in file if line.strip()]
-
-    def receipts(self, expect, timeout=60, idle=1.5, done=None):
-        """Every receipt, as dicts (key, value as text, members as pairs, headers), waiting for `expect` ones
-        (or until `done(receipts)` is true, when given), then `idle` more seconds for any extra, or `timeout`."""
-        consumer = Consumer(client_config(self.address, {"group.id": f"deliver-e2e-read-{time.time()}",
-                                                         "enable.auto.commit": False}))
-        metadata = consumer.list_topics(RECEIPTS_TOPIC, timeout=10)
-        partitions = sorted(metadata.topics[RECEIPTS_TOPIC].partitions) if RECEIPTS_TOPIC in metadata.topics else []
-        consumer.assign([TopicPartition(RECEIPTS_TOPIC, p, 0) for p in partitions])
-        found = []
-        deadline, enough_at = time.monotonic() + timeout, None
-        while time.monotonic() < deadline:
-            message = consumer.poll(0.2)
-            if message is not None and not message.error():
-                value = message.value().decode()
-                found.append({"key": message.key().decode() if message.key() is not None else None, "value": value,
-                              "pairs": json.loads(value, object_pairs_hook=list),
-                              "json": json.loads(value),
-                              "headers": [(name, data.decode()) for name, data in message.headers() or []]})
-                continue
-            if (done(found) if done else len(found) >= expect):
-                enough_at = enough_at or time.monotonic()
-                if time.monotonic() - enough_at >= idle:
-                    break
-        consumer.close()
-        return found
-
-    def committed(self, group="pushgate-deliver", topic=APNS_TOPIC):
-        """{partition: committed offset or None} and {partition: end offset} of `topic`."""
-        consumer = Consumer(client_config(self.address, {"group.id": group, "enable.auto.commit": False}))
-        partitions = sorted(consumer.list_topics(topic, timeout=10).topics[topic].partitions)
-        committed = consumer.committed([TopicPartition(topic, p) for p in partitions], timeout=10)
-        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in partitions}
-        consumer.close()
-        return {tp.partition: (tp.offset if tp.offset >= 0 else None) for tp in committed}, ends
-
-    def stop(self):
-        for process in self.delivers:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        if self.standin.poll() is None:
-            self.standin.terminate()
-            self.standin.wait(10)
-        self.standin.stdout.close()
-        self.broker.stop()
+        return self.logged()
 
 
 def apns_headers(number, extra=()):
@@ -236,10 +89,7 @@ def check_receipt(failures, receipt, expected, label, now_ms):
     """The receipt's key, headers and value member by member; `at` within the last 10 minutes, `apns_id` a UUID
     when expected says "uuid"."""
     got = receipt["json"]
-    names = [name for name, _ in receipt["pairs"]]
-    ordered = [name for name in ORDER if name in names]
-    failures.check(names == ordered and len(set(names)) == len(names) and set(names) <= set(ORDER),
-                   f"{label}: members in the order of 10.7 ({','.join(names)})")
+    names = receipt_members_in_order(failures, receipt, label)
     want = dict(expected["value"])
     want_names = [name for name in ORDER if name in want or name == "at"]
     failures.check(names == want_names, f"{label}: members {want_names} (got {names})")
@@ -252,14 +102,13 @@ def check_receipt(failures, receipt, expected, label, now_ms):
             mismatched.append(name)
     failures.check(not mismatched, f"{label}: {', '.join(f'{n}={want[n]!r}' for n in want)}"
                    + (f" (mismatched {[(n, got.get(n)) for n in mismatched]})" if mismatched else ""))
-    failures.check(isinstance(got.get("at"), int) and now_ms - 600_000 <= got["at"] <= now_ms + 5_000,
-                   f"{label}: at is a recent time in ms ({got.get('at')})")
+    receipt_at_is_recent(failures, receipt, label, now_ms)
     failures.check(receipt["key"] == expected["key"], f"{label}: key {expected['key']!r} (got {receipt['key']!r})")
     failures.check(receipt["headers"] == expected["headers"],
                    f"{label}: headers {expected['headers']} (got {receipt['headers']})")
 
 
-def scenario_outcomes(pushgate, directory, failures):
+def scenario_outcomes(pushgate, directory, key_path, failures):
     names = ["ok", "gone410", "badtoken", "badtopic", "toolarge", "expired503", "dry"]
     script = {"answers": {
         token("gone410"): [{"status": 410, "reason": "Unregistered", "timestamp": 1700000000123}],
@@ -268,7 +117,7 @@ def scenario_outcomes(pushgate, directory, failures):
         token("toolarge"): [{"status": 413, "reason": "PayloadTooLarge"}],
         token("expired503"): [{"status": 503, "reason": "ServiceUnavailable"}],
     }}
-    run = Run(pushgate, directory, "outcomes", script)
+    run = Run(pushgate, directory, key_path, "outcomes", script)
     try:
         run.put_devices([device(name, f"user-{name}") for name in names])
         run.start_deliver(log_level="trace")
@@ -360,21 +209,16 @@ def scenario_outcomes(pushgate, directory, failures):
         again = [r for r in later if r["json"].get("id") == "e2e-101"]
         failures.check([r["json"]["outcome"] for r in again] == ["delivered"] and gone_requests() == 2,
                        "written again, the device is sent to again (delivered, 2 requests)")
-        committed, ends = run.committed()
-        deadline = time.monotonic() + 15
-        while committed != {p: (e if e else None) for p, e in ends.items()} and time.monotonic() < deadline:
-            time.sleep(1)
-            committed, ends = run.committed()
-        failures.check(all(committed[p] == ends[p] for p in ends if ends[p]),
-                       f"every record committed (committed {committed}, ends {ends})")
+        done, committed, ends = run.all_committed(timeout=15)
+        failures.check(done, f"every record committed (committed {committed}, ends {ends})")
     finally:
         run.stop()
     return run, [token(name) for name in names]
 
 
-def scenario_retry_after(pushgate, directory, failures):
+def scenario_retry_after(pushgate, directory, key_path, failures):
     script = {"answers": {token("slow"): [{"status": 429, "reason": "TooManyRequests", "retry_after": "3"}]}}
-    run = Run(pushgate, directory, "retry_after", script)
+    run = Run(pushgate, directory, key_path, "retry_after", script)
     try:
         run.put_devices([device("slow", "user-slow")])
         run.start_deliver()
@@ -392,8 +236,8 @@ def scenario_retry_after(pushgate, directory, failures):
     return run, [token("slow")]
 
 
-def scenario_outage(pushgate, directory, failures, seconds=20):
-    run = Run(pushgate, directory, "outage", standin_options=["--refuse-tokens-for", str(seconds)])
+def scenario_outage(pushgate, directory, key_path, failures, seconds=20):
+    run = Run(pushgate, directory, key_path, "outage", standin_options=["--refuse-tokens-for", str(seconds)])
     names = ["outage-a", "outage-b"]
     try:
         run.put_devices([device(name, "user-outage") for name in names])
@@ -437,23 +281,18 @@ def scenario_outage(pushgate, directory, failures, seconds=20):
         failures.check(outcomes == ["delivered"] * (2 * count),
                        f"after the outage every pair delivered: {2 * count} (got {len(outcomes)}, "
                        f"{sorted(set(outcomes))})")
-        deadline = time.monotonic() + 20
-        committed, ends = run.committed()
-        while any(committed[p] != ends[p] for p in ends if ends[p]) and time.monotonic() < deadline:
-            time.sleep(1)
-            committed, ends = run.committed()
-        failures.check(all(committed[p] == ends[p] for p in ends if ends[p]),
-                       f"then everything committed (committed {committed}, ends {ends})")
+        done, committed, ends = run.all_committed()
+        failures.check(done, f"then everything committed (committed {committed}, ends {ends})")
         failures.check(run.http("/ready")[0] == 200, "/ready 200 again")
     finally:
         run.stop()
     return run, [token(name) for name in names]
 
 
-def scenario_kill9(pushgate, directory, failures, records=500, devices_per_record=4):
+def scenario_kill9(pushgate, directory, key_path, failures, records=500, devices_per_record=4):
     names = [f"k9-{n}" for n in range(devices_per_record)]
     script = {"answers": {token(name): [{"delay": 0.1}] * (3 * records) for name in names}}
-    run = Run(pushgate, directory, "kill9", script)
+    run = Run(pushgate, directory, key_path, "kill9", script)
     try:
         run.put_devices([device(name, "user-k9") for name in names])
         first = run.start_deliver(extra=["--max-in-flight-requests", "40"])
@@ -495,8 +334,8 @@ def scenario_kill9(pushgate, directory, failures, records=500, devices_per_recor
     return run, [token(name) for name in names]
 
 
-def scenario_directory(pushgate, directory, failures):
-    run = Run(pushgate, directory, "directory")
+def scenario_directory(pushgate, directory, key_path, failures):
+    run = Run(pushgate, directory, key_path, "directory")
     bad_token = "zz" + token("dir-bad")[2:]
     try:
         run.put_devices([device("dir-ok", "user-dir")])
@@ -553,66 +392,26 @@ SCENARIOS = {"outcomes": scenario_outcomes, "retry_after": scenario_retry_after,
 
 def scenario_secrets(runs, key_path, failures):
     with open(key_path) as file:
-        key_body = "".join(line.strip() for line in file if not line.startswith("-----"))
+        body = key_body(file.read())
     tokens = sorted({t for _, run_tokens in runs for t in run_tokens})
-    jwt = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
-    logs = [path for run, _ in runs for path in run.logs]
-    text = ""
-    for path in logs:
-        with open(path, errors="replace") as file:
-            text += file.read()
-    failures.check(len(text) > 0, f"the deliver logs read: {len(logs)} files, {len(text)} bytes")
+    text = log_text(failures, [path for run, _ in runs for path in run.logs])
     leaked = [t for t in tokens if t in text or t.upper() in text]
     failures.check(not leaked, f"no device token in the logs ({len(tokens)} tokens; leaked: {len(leaked)})")
-    chunks = [key_body[i:i + 24] for i in range(0, len(key_body) - 24, 12)]
-    failures.check(not any(chunk in text for chunk in chunks), "no part of the key file's base64 body in the logs")
-    failures.check(not jwt.search(text), "no JWT (eyJ...) in the logs")
+    failures.check(not leaked_key_part(body, text), "no part of the key file's base64 body in the logs")
+    failures.check(not JWT.search(text), "no JWT (eyJ...) in the logs")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pushgate", default=".build/debug/pushgate")
-    parser.add_argument("--keep", action="store_true", help="keep the logs' directory")
-    parser.add_argument("scenarios", nargs="*", help=", ".join(list(SCENARIOS) + ["secrets"]))
-    args = parser.parse_args()
-    chosen = args.scenarios or list(SCENARIOS) + ["secrets"]
-    unknown = [name for name in chosen if name not in SCENARIOS and name != "secrets"]
-    if unknown:
-        parser.error(f"unknown scenario {unknown}")
-    if chosen == ["secrets"]:
-        chosen = ["outcomes", "secrets"]
-    pushgate = os.path.abspath(args.pushgate)
-    directory = tempfile.mkdtemp(prefix="deliver-e2e-")
+def write_key(directory):
+    """A provider key made now, written as PKCS#8 to AuthKey.p8 in `directory`; returns its path."""
     key = ec.generate_private_key(ec.SECP256R1())
     key_path = os.path.join(directory, "AuthKey.p8")
     with open(key_path, "wb") as file:
         file.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                      serialization.NoEncryption()))
-    failures, runs, started = Failures(), [], time.monotonic()
-    for name in chosen:
-        if name == "secrets":
-            continue
-        print(f"== {name}", flush=True)
-        began = time.monotonic()
-        try:
-            runs.append(SCENARIOS[name](pushgate, directory, failures))
-        except Exception as error:  # a scenario that could not run is a failure, the others still run
-            failures.check(False, f"{name}: could not run: {error!r}")
-        print(f"   ({time.monotonic() - began:.1f} s)", flush=True)
-    if "secrets" in chosen:
-        print("== secrets", flush=True)
-        scenario_secrets(runs, key_path, failures)
-    print(f"logs: {directory}" if args.keep or failures.messages else "", flush=True)
-    if failures.messages:
-        print(f"FAIL: {len(failures.messages)} check(s) failed in {time.monotonic() - started:.0f} s:")
-        for message in failures.messages:
-            print("  - " + message)
-        return 1
-    if not args.keep:
-        subprocess.run(["rm", "-rf", directory])
-    print(f"PASS: deliver_e2e ({', '.join(chosen)}) in {time.monotonic() - started:.0f} s")
-    return 0
+    return key_path
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(delivery_harness.main(__doc__, "deliver_e2e", SCENARIOS, {"secrets": scenario_secrets},
+                                   prefix="deliver-e2e-", context=lambda directory: (write_key(directory),),
+                                   alone={"secrets": ["outcomes", "secrets"]}))

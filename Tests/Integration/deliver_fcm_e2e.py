@@ -26,22 +26,13 @@ Scenarios (all by default):
   secrets    no registration token, access token, assertion or key in any deliver log of the run
 Exit status 0 when every scenario passes.
 """
-import argparse
 import base64
 import json
 import os
-import re
-import select
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 
-from confluent_kafka import Consumer, Producer, TopicPartition
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding
@@ -49,27 +40,20 @@ from cryptography.hazmat.primitives.asymmetric import ec, padding
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "standins"))
-from harness import Broker, client_config  # noqa: E402
+import delivery_harness  # noqa: E402
+from delivery_harness import ORDER, JWT, DeliverRun, key_body, leaked_key_part, log_text  # noqa: E402
+from delivery_harness import receipt_at_is_recent  # noqa: E402
 import fcm_standin  # noqa: E402
 
 STANDIN = os.path.join(HERE, "standins", "fcm_standin.py")
 PROJECT = "shop-12345"
-FCM_TOPIC, DEVICES_TOPIC, RECEIPTS_TOPIC = "push.fcm", "push.devices", "push.receipts"
+FCM_TOPIC = "push.fcm"
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
-ORDER = ["outcome", "platform", "device", "audience", "app", "record", "source", "id", "format", "status", "reason",
-         "gone_since", "attempts", "at", "apns_id", "message_id", "location"]
-QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
 
 
 def fcm_token(name):
     """A registration token of the shape FCM gives, its own for every name."""
     return f"{name}:APA91b" + base64.urlsafe_b64encode(name.encode() * 4).decode().rstrip("=")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def value(rest='"data":{"k":"v"},"android":{"priority":"HIGH","ttl":"3600s"}', validate_only=False):
@@ -83,164 +67,39 @@ def value(rest='"data":{"k":"v"},"android":{"priority":"HIGH","ttl":"3600s"}', v
     return text.encode(), expected
 
 
-class Failures:
-    def __init__(self):
-        self.messages = []
-
-    def check(self, condition, message):
-        print(("  ok    " if condition else "  FAIL  ") + message, flush=True)
-        if not condition:
-            self.messages.append(message)
-        return condition
-
-
-class Run:
+class Run(DeliverRun):
     """One scenario's world: a broker, a stand-in FCM with a script, `pushgate deliver` processes."""
 
     def __init__(self, pushgate, directory, name, script=None, standin_options=()):
-        self.pushgate, self.directory, self.name = pushgate, directory, name
-        self.account_path = os.path.join(directory, f"{name}-service-account.json")
-        self.ca = os.path.join(directory, f"{name}-ca.pem")
-        self.request_log = os.path.join(directory, f"{name}-requests.jsonl")
-        self.logs, self.delivers = [], []
+        super().__init__(pushgate, directory, name, FCM_TOPIC)
+        self.account_path = self.path("service-account.json")
         # A new key for every run; the file is written again below with the stand-in's token_uri.
         self.key = fcm_standin.make_service_account(self.account_path, PROJECT, "https://127.0.0.1:9/token")
-        self.broker = Broker(pushgate, partitions=4, log_path=os.path.join(directory, f"{name}-broker.log"))
-        self.address = self.broker.address
-        script_path = os.path.join(directory, f"{name}-script.json")
-        with open(script_path, "w") as file:
-            json.dump(script or {}, file)
-        self.standin = subprocess.Popen(
-            [sys.executable, STANDIN, "--service-account", self.account_path, "--ca-out", self.ca,
-             "--log", self.request_log, "--script", script_path] + list(standin_options),
-            stdout=subprocess.PIPE, text=True)
-        if not select.select([self.standin.stdout], [], [], 30)[0]:
-            raise RuntimeError("the stand-in FCM did not start")
-        self.ready = json.loads(self.standin.stdout.readline())
+        script_path = self.write_json("script.json", script or {})
+        self.ready = self.start_standin(
+            STANDIN, ["--service-account", self.account_path, "--ca-out", self.ca, "--log", self.request_log,
+                      "--script", script_path] + list(standin_options), "the stand-in FCM")
         with open(self.account_path) as file:
             self.account = json.load(file)
         self.account["token_uri"] = self.ready["token_uri"]
         with open(self.account_path, "w") as file:
             json.dump(self.account, file)
-        self.producer = Producer(client_config(self.address, {"enable.idempotence": True, "linger.ms": 5}))
-        self.metrics_port = None
-
-    def put_devices(self, devices):
-        lines = "".join(json.dumps(device) + "\n" for device in devices)
-        result = subprocess.run([self.pushgate, "devices", "put", "--bootstrap-servers", self.address],
-                                input=lines, text=True, capture_output=True, timeout=60)
-        if result.returncode != 0:
-            raise RuntimeError(f"devices put failed: {result.stderr}")
 
     def produce(self, key, data, headers=()):
         """Writes one record to the fcm topic; returns its (partition, offset)."""
-        where = {}
+        return super().produce(FCM_TOPIC, key, data, headers)
 
-        def report(error, message):
-            where["error"], where["at"] = error, (message.partition(), message.offset())
-
-        self.producer.produce(FCM_TOPIC, key=key, value=data, headers=list(headers), on_delivery=report)
-        self.producer.flush(30)
-        if where.get("error") is not None or "at" not in where:
-            raise RuntimeError(f"produce failed: {where.get('error')}")
-        return where["at"]
-
-    def start_deliver(self, log_level="info", extra=(), wait_ready=True):
-        self.metrics_port = free_port()
-        log_path = os.path.join(self.directory, f"{self.name}-deliver-{len(self.delivers) + 1}.log")
-        self.logs.append(log_path)
-        with open(log_path, "w") as log:
-            process = subprocess.Popen(
-                [self.pushgate, "deliver", "--bootstrap-servers", self.address, "--platforms", "fcm",
-                 "--fcm-credentials", self.account_path, "--fcm-endpoint", f"https://127.0.0.1:{self.ready['port']}",
-                 "--ca-file", self.ca, "--receipts", "all", "--metrics-port", str(self.metrics_port),
-                 "--log-level", log_level, "--request-timeout", "5s"] + QUICK + list(extra),
-                stdout=subprocess.DEVNULL, stderr=log)
-        self.delivers.append(process)
-        deadline = time.monotonic() + 60
-        while wait_ready and time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"deliver exited {process.returncode}: {open(log_path).read()[-2000:]}")
-            if self.http("/ready")[0] == 200:
-                return process
-            time.sleep(0.2)
-        if wait_ready:
-            raise RuntimeError("deliver was not ready within 60 s")
-        return process
-
-    def http(self, path):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}{path}", timeout=5) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-        except (urllib.error.URLError, OSError):
-            return None, ""
+    def start_deliver(self, log_level="info", extra=()):
+        return super().start_deliver(
+            ["--platforms", "fcm", "--fcm-credentials", self.account_path,
+             "--fcm-endpoint", f"https://127.0.0.1:{self.ready['port']}", "--ca-file", self.ca,
+             "--request-timeout", "5s"], log_level, extra)
 
     def requests(self, kind=None):
-        if not os.path.exists(self.request_log):
-            return []
-        with open(self.request_log) as file:
-            lines = [json.loads(line) for line in file if line.strip()]
-        return [line for line in lines if kind is None or line["kind"] == kind]
+        return [line for line in self.logged() if kind is None or line["kind"] == kind]
 
     def sends(self, token):
         return [line for line in self.requests("send") if line["token"] == token]
-
-    def receipts(self, expect, timeout=60, idle=1.5):
-        """Every receipt (key, value as text, members as pairs, headers), waiting for `expect` ones, then `idle`
-        more seconds for any extra, or `timeout`."""
-        consumer = Consumer(client_config(self.address, {"group.id": f"fcm-e2e-read-{time.time()}",
-                                                         "enable.auto.commit": False}))
-        metadata = consumer.list_topics(RECEIPTS_TOPIC, timeout=10)
-        partitions = sorted(metadata.topics[RECEIPTS_TOPIC].partitions) if RECEIPTS_TOPIC in metadata.topics else []
-        consumer.assign([TopicPartition(RECEIPTS_TOPIC, p, 0) for p in partitions])
-        found, deadline, enough_at = [], time.monotonic() + timeout, None
-        while time.monotonic() < deadline:
-            message = consumer.poll(0.2)
-            if message is not None and not message.error():
-                text = message.value().decode()
-                found.append({"key": message.key().decode() if message.key() is not None else None, "value": text,
-                              "pairs": json.loads(text, object_pairs_hook=list), "json": json.loads(text),
-                              "headers": [(name, data.decode()) for name, data in message.headers() or []]})
-                continue
-            if len(found) >= expect:
-                enough_at = enough_at or time.monotonic()
-                if time.monotonic() - enough_at >= idle:
-                    break
-        consumer.close()
-        return found
-
-    def committed(self, group="pushgate-deliver"):
-        consumer = Consumer(client_config(self.address, {"group.id": group, "enable.auto.commit": False}))
-        partitions = sorted(consumer.list_topics(FCM_TOPIC, timeout=10).topics[FCM_TOPIC].partitions)
-        committed = consumer.committed([TopicPartition(FCM_TOPIC, p) for p in partitions], timeout=10)
-        ends = {p: consumer.get_watermark_offsets(TopicPartition(FCM_TOPIC, p), timeout=10)[1] for p in partitions}
-        consumer.close()
-        return {tp.partition: (tp.offset if tp.offset >= 0 else None) for tp in committed}, ends
-
-    def all_committed(self, timeout=20):
-        deadline = time.monotonic() + timeout
-        committed, ends = self.committed()
-        while any(committed[p] != ends[p] for p in ends if ends[p]) and time.monotonic() < deadline:
-            time.sleep(1)
-            committed, ends = self.committed()
-        return all(committed[p] == ends[p] for p in ends if ends[p]), committed, ends
-
-    def stop(self):
-        for process in self.delivers:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        if self.standin.poll() is None:
-            self.standin.terminate()
-            self.standin.wait(10)
-        self.standin.stdout.close()
-        self.broker.stop()
 
 
 def fcm_headers(number):
@@ -266,8 +125,7 @@ def check_receipt(failures, receipt, key, want, label, now_ms):
                   if not (expected(got.get(name)) if callable(expected) else got.get(name) == expected)]
     failures.check(not mismatched, f"{label}: " + ", ".join(f"{n}={v!r}" for n, v in want.items() if not callable(v))
                    + (f" (mismatched {mismatched})" if mismatched else ""))
-    failures.check(isinstance(got.get("at"), int) and now_ms - 600_000 <= got["at"] <= now_ms + 5_000,
-                   f"{label}: at is a recent time in ms")
+    receipt_at_is_recent(failures, receipt, label, now_ms, shown=False)
     failures.check(receipt["key"] == key, f"{label}: key {key!r} (got {receipt['key']!r})")
     headers = [("pushgate-outcome", want["outcome"]), ("pushgate-source", want["source"]), ("pushgate-id", want["id"])]
     failures.check(receipt["headers"] == headers, f"{label}: headers {headers} (got {receipt['headers']})")
@@ -531,66 +389,22 @@ def scenario_grants(runs, failures):
 
 
 def scenario_secrets(runs, failures):
-    logs = [path for run, _ in runs if run is not None for path in run.logs]
-    text = ""
-    for path in logs:
-        with open(path, errors="replace") as file:
-            text += file.read()
-    failures.check(len(text) > 0, f"the deliver logs read: {len(logs)} files, {len(text)} bytes")
+    text = log_text(failures, [path for run, _ in runs if run is not None for path in run.logs])
     tokens = sorted({t for _, run_tokens in runs for t in run_tokens})
     failures.check(not [t for t in tokens if t in text], f"no registration token in the logs ({len(tokens)} tokens)")
     failures.check("ya29." not in text, "no access token in the logs")
-    failures.check(not re.search(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", text), "no JWT (eyJ...) in the logs")
+    failures.check(not JWT.search(text), "no JWT (eyJ...) in the logs")
     for run, _ in runs:
         if run is None:
             continue
-        body = "".join(line for line in run.account["private_key"].splitlines() if not line.startswith("-----"))
-        chunks = [body[i:i + 24] for i in range(0, len(body) - 24, 12)]
-        failures.check(not any(chunk in text for chunk in chunks), f"{run.name}: no part of the key in the logs")
+        body = key_body(run.account["private_key"])
+        failures.check(not leaked_key_part(body, text), f"{run.name}: no part of the key in the logs")
 
 
 SCENARIOS = {"outcomes": scenario_outcomes, "refresh": scenario_refresh, "storm": scenario_storm,
              "outage": scenario_outage, "badfiles": scenario_badfiles}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pushgate", default=".build/debug/pushgate")
-    parser.add_argument("--keep", action="store_true", help="keep the logs' directory")
-    parser.add_argument("scenarios", nargs="*", help=", ".join(list(SCENARIOS) + ["grants", "secrets"]))
-    args = parser.parse_args()
-    chosen = args.scenarios or list(SCENARIOS) + ["grants", "secrets"]
-    unknown = [name for name in chosen if name not in SCENARIOS and name not in ("grants", "secrets")]
-    if unknown:
-        parser.error(f"unknown scenario {unknown}")
-    pushgate = os.path.abspath(args.pushgate)
-    directory = tempfile.mkdtemp(prefix="deliver-fcm-e2e-")
-    failures, runs, started = Failures(), [], time.monotonic()
-    for name in chosen:
-        if name not in SCENARIOS:
-            continue
-        print(f"== {name}", flush=True)
-        began = time.monotonic()
-        try:
-            runs.append(SCENARIOS[name](pushgate, directory, failures))
-        except Exception as error:  # a scenario that could not run is a failure, the others still run
-            failures.check(False, f"{name}: could not run: {error!r}")
-        print(f"   ({time.monotonic() - began:.1f} s)", flush=True)
-    for name, check in (("grants", scenario_grants), ("secrets", scenario_secrets)):
-        if name in chosen:
-            print(f"== {name}", flush=True)
-            check(runs, failures)
-    print(f"logs: {directory}" if args.keep or failures.messages else "", flush=True)
-    if failures.messages:
-        print(f"FAIL: {len(failures.messages)} check(s) failed in {time.monotonic() - started:.0f} s:")
-        for message in failures.messages:
-            print("  - " + message)
-        return 1
-    if not args.keep:
-        subprocess.run(["rm", "-rf", directory])
-    print(f"PASS: deliver_fcm_e2e ({', '.join(chosen)}) in {time.monotonic() - started:.0f} s")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(delivery_harness.main(__doc__, "deliver_fcm_e2e", SCENARIOS,
+                                   {"grants": scenario_grants, "secrets": scenario_secrets}, prefix="deliver-fcm-e2e-"))

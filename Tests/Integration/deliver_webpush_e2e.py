@@ -26,51 +26,24 @@ Scenarios (all by default):
   secrets     no endpoint path, subscription key, VAPID key body or JWT in any deliver log of the run
 Exit status 0 when every scenario passes.
 """
-import argparse
 import json
 import os
-import re
-import select
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 
-from confluent_kafka import Consumer, Producer, TopicPartition
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Broker, client_config  # noqa: E402
+import delivery_harness  # noqa: E402
+from delivery_harness import DEVICES_TOPIC, JWT, DeliverRun, key_body, leaked_key_part, log_text  # noqa: E402
+from delivery_harness import receipt_members_in_order  # noqa: E402
 from webpush_client import STANDIN, Subscription, b64url, point, unb64url, verify_vapid  # noqa: E402
 
-TOPIC, DEVICES_TOPIC, RECEIPTS_TOPIC = "push.webpush", "push.devices", "push.receipts"
+TOPIC = "push.webpush"
 SUBJECT = "mailto:ops@example.com"
-ORDER = ["outcome", "platform", "device", "audience", "app", "record", "source", "id", "format", "status", "reason",
-         "gone_since", "attempts", "at", "apns_id", "message_id", "location"]
-QUICK = ["-X", "session.timeout.ms=6000", "-X", "heartbeat.interval.ms=500"]
 VALUE = '{"web_push":8030,"notification":{"title":"Hi é","navigate":"https://example.com/o/1"},"app_badge":2}'
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Failures:
-    def __init__(self):
-        self.messages = []
-
-    def check(self, condition, message):
-        print(("  ok    " if condition else "  FAIL  ") + message, flush=True)
-        if not condition:
-            self.messages.append(message)
-        return condition
 
 
 class Keys:
@@ -93,144 +66,34 @@ class Keys:
         return [option for name in sorted(self.paths) for option in ("--vapid-key", f"{name}={self.paths[name]}")]
 
 
-class Run:
+class Run(DeliverRun):
     """One scenario's world: a broker, the stand-in push service on several loopback listeners, deliver."""
 
     def __init__(self, pushgate, directory, name, keys, subscriptions, script=None, listen=("127.0.0.1",)):
-        self.pushgate, self.directory, self.name, self.keys = pushgate, directory, name, keys
-        self.ca = os.path.join(directory, f"{name}-ca.pem")
-        self.request_log = os.path.join(directory, f"{name}-requests.jsonl")
-        self.logs, self.delivers = [], []
-        self.broker = Broker(pushgate, partitions=4, log_path=os.path.join(directory, f"{name}-broker.log"))
-        self.address = self.broker.address
-        self.subscriptions = subscriptions
-        paths = {"subscriptions": os.path.join(directory, f"{name}-subscriptions.json"),
-                 "script": os.path.join(directory, f"{name}-script.json")}
-        with open(paths["subscriptions"], "w") as file:
-            json.dump({path: sub.standin_entry() for path, sub in subscriptions.items()}, file)
-        with open(paths["script"], "w") as file:
-            json.dump(script or {}, file)
+        super().__init__(pushgate, directory, name, TOPIC)
+        self.keys, self.subscriptions = keys, subscriptions
+        subscriptions_path = self.write_json(
+            "subscriptions.json", {path: sub.standin_entry() for path, sub in subscriptions.items()})
+        script_path = self.write_json("script.json", script or {})
         listen_options = [option for address in listen for option in ("--listen", address)]
-        self.standin = subprocess.Popen(
-            [sys.executable, STANDIN, "--subscriptions", paths["subscriptions"], "--script", paths["script"],
-             "--ca-out", self.ca, "--log", self.request_log] + listen_options, stdout=subprocess.PIPE, text=True)
-        if not select.select([self.standin.stdout], [], [], 30)[0]:
-            raise RuntimeError("the stand-in push service did not start")
-        self.listeners = json.loads(self.standin.stdout.readline())["listeners"]
+        self.listeners = self.start_standin(
+            STANDIN, ["--subscriptions", subscriptions_path, "--script", script_path, "--ca-out", self.ca,
+                      "--log", self.request_log] + listen_options, "the stand-in push service")["listeners"]
         self.port = self.listeners[0]["port"]
-        self.producer = Producer(client_config(self.address, {"enable.idempotence": True, "linger.ms": 5}))
-        self.metrics_port = None
 
     def origin(self):
         return f"https://127.0.0.1:{self.port}"
 
-    def put_devices(self, devices):
-        lines = "".join(json.dumps(device) + "\n" for device in devices)
-        result = subprocess.run([self.pushgate, "devices", "put", "--bootstrap-servers", self.address],
-                                input=lines, text=True, capture_output=True, timeout=60)
-        if result.returncode != 0:
-            raise RuntimeError(f"devices put failed: {result.stderr}")
-
-    def produce(self, topic, key, value, headers=(), timestamp=None):
-        where = {}
-
-        def report(error, message):
-            where["error"], where["at"] = error, (message.partition(), message.offset())
-
-        extra = {"timestamp": timestamp} if timestamp is not None else {}
-        self.producer.produce(topic, key=key, value=value, headers=list(headers), on_delivery=report, **extra)
-        self.producer.flush(30)
-        if where.get("error") is not None or "at" not in where:
-            raise RuntimeError(f"produce to {topic} failed: {where.get('error')}")
-        return where["at"]
-
     def start_deliver(self, log_level="trace", extra=()):
-        self.metrics_port = free_port()
-        log_path = os.path.join(self.directory, f"{self.name}-deliver-{len(self.delivers) + 1}.log")
-        self.logs.append(log_path)
-        with open(log_path, "w") as log:
-            process = subprocess.Popen(
-                [self.pushgate, "deliver", "--bootstrap-servers", self.address, "--platforms", "webpush",
-                 "--vapid-subject", SUBJECT, "--webpush-allow-host", "127.0.0.1", "--ca-file", self.ca,
-                 "--receipts", "all", "--metrics-port", str(self.metrics_port), "--log-level", log_level,
-                 "--request-timeout", "3s"] + self.keys.options() + QUICK + list(extra),
-                stdout=subprocess.DEVNULL, stderr=log)
-        self.delivers.append(process)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"deliver exited {process.returncode}: {open(log_path).read()[-2000:]}")
-            if self.http("/ready")[0] == 200:
-                return process
-            time.sleep(0.2)
-        raise RuntimeError("deliver was not ready within 60 s")
-
-    def http(self, path):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}{path}", timeout=5) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-        except (urllib.error.URLError, OSError):
-            return None, ""
-
-    def metric(self, name):
-        total = None
-        for line in self.http("/metrics")[1].splitlines():
-            if line.startswith(name + " ") or line.startswith(name + "{"):
-                total = (total or 0) + float(line.rsplit(" ", 1)[1])
-        return total
+        return super().start_deliver(
+            ["--platforms", "webpush", "--vapid-subject", SUBJECT, "--webpush-allow-host", "127.0.0.1",
+             "--ca-file", self.ca, "--request-timeout", "3s"] + self.keys.options(), log_level, extra)
 
     def events(self, kind="request"):
-        if not os.path.exists(self.request_log):
-            return []
-        with open(self.request_log) as file:
-            return [line for line in map(json.loads, file) if line.get("event") == kind]
+        return [line for line in self.logged() if line.get("event") == kind]
 
     def receipts(self, expect, timeout=90, idle=1.5):
-        consumer = Consumer(client_config(self.address, {"group.id": f"webpush-e2e-read-{time.time()}",
-                                                         "enable.auto.commit": False}))
-        metadata = consumer.list_topics(RECEIPTS_TOPIC, timeout=10)
-        partitions = sorted(metadata.topics[RECEIPTS_TOPIC].partitions) if RECEIPTS_TOPIC in metadata.topics else []
-        consumer.assign([TopicPartition(RECEIPTS_TOPIC, p, 0) for p in partitions])
-        found, deadline, enough_at = [], time.monotonic() + timeout, None
-        while time.monotonic() < deadline:
-            message = consumer.poll(0.2)
-            if message is not None and not message.error():
-                value = message.value().decode()
-                found.append({"key": message.key().decode() if message.key() is not None else None, "value": value,
-                              "pairs": json.loads(value, object_pairs_hook=list), "json": json.loads(value),
-                              "headers": [(name, data.decode()) for name, data in message.headers() or []]})
-                continue
-            if len(found) >= expect:
-                enough_at = enough_at or time.monotonic()
-                if time.monotonic() - enough_at >= idle:
-                    break
-        consumer.close()
-        return found
-
-    def committed(self, group="pushgate-deliver", topic=TOPIC):
-        consumer = Consumer(client_config(self.address, {"group.id": group, "enable.auto.commit": False}))
-        partitions = sorted(consumer.list_topics(topic, timeout=10).topics[topic].partitions)
-        committed = consumer.committed([TopicPartition(topic, p) for p in partitions], timeout=10)
-        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in partitions}
-        consumer.close()
-        return {tp.partition: (tp.offset if tp.offset >= 0 else None) for tp in committed}, ends
-
-    def stop(self):
-        for process in self.delivers:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-        if self.standin.poll() is None:
-            self.standin.terminate()
-            self.standin.wait(10)
-        self.standin.stdout.close()
-        self.broker.stop()
+        return super().receipts(expect, timeout, idle)
 
     def secrets(self):
         """What must never appear in deliver's logs: endpoint paths and subscription keys."""
@@ -262,9 +125,8 @@ def device(name, audience, subscription, app="site"):
 
 
 def check_members(failures, receipt, want, label):
-    got, names = receipt["json"], [name for name, _ in receipt["pairs"]]
-    failures.check(names == [name for name in ORDER if name in names] and len(set(names)) == len(names),
-                   f"{label}: members in the order of 10.7 ({','.join(names)})")
+    got = receipt["json"]
+    receipt_members_in_order(failures, receipt, label)
     mismatched = [(name, got.get(name)) for name, value in want.items()
                   if (got.get(name) != value if value != "present" else name not in got)]
     absent = [name for name in ("gone_since", "apns_id", "message_id") if name in got]
@@ -607,63 +469,18 @@ SCENARIOS = {"outcomes": scenario_outcomes, "allowlist": scenario_allowlist, "pa
 
 
 def scenario_secrets(runs, keys, failures):
-    logs = [path for run in runs if run for path in run.logs]
-    text = ""
-    for path in logs:
-        with open(path, errors="replace") as file:
-            text += file.read()
-    failures.check(len(text) > 0, f"the deliver logs read: {len(logs)} files, {len(text)} bytes")
+    text = log_text(failures, [path for run in runs if run for path in run.logs])
     secrets = [secret for run in runs if run for secret in run.secrets()]
     leaked = [secret for secret in secrets if secret in text]
     failures.check(not leaked, f"no endpoint path or subscription key in the logs ({len(secrets)}; leaked {leaked[:3]})")
     for name, path in keys.paths.items():
         with open(path) as file:
-            body = "".join(line.strip() for line in file if not line.startswith("-----"))
-        chunks = [body[i:i + 24] for i in range(0, len(body) - 24, 12)]
-        failures.check(not any(chunk in text for chunk in chunks), f"no part of the {name} key file in the logs")
-    failures.check(not re.search(r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", text), "no JWT (eyJ...) in the logs")
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pushgate", default=".build/debug/pushgate")
-    parser.add_argument("--keep", action="store_true", help="keep the logs' directory")
-    parser.add_argument("scenarios", nargs="*", help=", ".join(list(SCENARIOS) + ["secrets"]))
-    args = parser.parse_args()
-    chosen = args.scenarios or list(SCENARIOS) + ["secrets"]
-    unknown = [name for name in chosen if name not in SCENARIOS and name != "secrets"]
-    if unknown:
-        parser.error(f"unknown scenario {unknown}")
-    if chosen == ["secrets"]:
-        chosen = ["outcomes", "secrets"]
-    pushgate = os.path.abspath(args.pushgate)
-    directory = tempfile.mkdtemp(prefix="deliver-webpush-e2e-")
-    keys = Keys(directory)
-    failures, runs, started = Failures(), [], time.monotonic()
-    for name in chosen:
-        if name == "secrets":
-            continue
-        print(f"== {name}", flush=True)
-        began = time.monotonic()
-        try:
-            runs.append(SCENARIOS[name](pushgate, directory, keys, failures))
-        except Exception as error:  # a scenario that could not run is a failure, the others still run
-            failures.check(False, f"{name}: could not run: {error!r}")
-        print(f"   ({time.monotonic() - began:.1f} s)", flush=True)
-    if "secrets" in chosen:
-        print("== secrets", flush=True)
-        scenario_secrets(runs, keys, failures)
-    print(f"logs: {directory}" if args.keep or failures.messages else "", flush=True)
-    if failures.messages:
-        print(f"FAIL: {len(failures.messages)} check(s) failed in {time.monotonic() - started:.0f} s:")
-        for message in failures.messages:
-            print("  - " + message)
-        return 1
-    if not args.keep:
-        subprocess.run(["rm", "-rf", directory])
-    print(f"PASS: deliver_webpush_e2e ({', '.join(chosen)}) in {time.monotonic() - started:.0f} s")
-    return 0
+            body = key_body(file.read())
+        failures.check(not leaked_key_part(body, text), f"no part of the {name} key file in the logs")
+    failures.check(not JWT.search(text), "no JWT (eyJ...) in the logs")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(delivery_harness.main(__doc__, "deliver_webpush_e2e", SCENARIOS, {"secrets": scenario_secrets},
+                                   prefix="deliver-webpush-e2e-", context=lambda directory: (Keys(directory),),
+                                   alone={"secrets": ["outcomes", "secrets"]}))
