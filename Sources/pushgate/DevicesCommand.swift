@@ -25,7 +25,8 @@ struct DevicesCommand: AsyncParsableCommand {
 /// directory topic, and what of `deliver`'s configuration decides when `app` is required (SPEC 10.1).
 struct DevicesOptions: ParsableArguments {
     @Option(Settings.config) var config: String?
-    @Option(Settings.bootstrapServers) var bootstrapServers: String?
+    /// `--bootstrap-servers`: required (no embedded broker, unlike `run`), from a flag, the variable or `--config`.
+    @Option(Settings.Deliver.bootstrapServers) var bootstrapServers: String?
     @Option(Settings.kafkaProperties) var kafkaProperties: [String] = []
     @OptionGroup var logging: LoggingOptions
 
