@@ -1,5 +1,6 @@
 import Logging
 import PushDelivery
+import PushWorker
 import PushgateKafka
 import PushgateMetrics
 import ServiceLifecycle
@@ -43,7 +44,10 @@ enum DeliverWiring {
                 caFiles: configuration.caFile.map { [$0] } ?? [], requestTimeout: configuration.requestTimeout))
         let senders: [any PushSender]
         do {
-            senders = try makeSenders(configuration, http: http, logger: logger)
+            // Credential files are read here: on a thread of their own, not one of the cooperative pool's.
+            senders = try await DedicatedThread.run(name: "pushgate-credentials") {
+                try makeSenders(configuration, http: http, logger: logger)
+            }
         } catch {
             // An HTTP client must be shut down before its deinit, which would otherwise stop the process.
             await http.shutdown()
