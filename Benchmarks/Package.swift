@@ -89,6 +89,18 @@ let package = Package(
             path: "Sources/ConsoleBenchmark",
             swiftSettings: swiftSettings
         ),
+        // Delivery: `pushgate deliver` against nginx (HTTP/2, TLS), a Python peer and h2load.
+        .executableTarget(
+            name: "delivery-benchmark",
+            dependencies: [
+                "BenchProcess",
+                .product(name: "PushgateKafka", package: "pushgate"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/DeliveryBenchmark",
+            swiftSettings: swiftSettings
+        ),
         // The transport's own price of pushgate's job: a C program straight on librdkafka.
         .executableTarget(
             name: "librdkafka-c",
