@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-delivery bench-delivery-deps bench-delivery-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
@@ -178,6 +178,7 @@ PIPELINE_FLAGS ?=
 
 bench-build:
 	cd $(BENCH) && $(SWIFT) build -c release --product pipeline-benchmark && $(SWIFT) build -c release --product librdkafka-c
+	cd $(BENCH) && $(SWIFT) build -c release --product delivery-benchmark
 
 bench: build-release bench-build
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
@@ -188,8 +189,11 @@ bench: build-release bench-build
 	  --target TranslateBenchmarks --format jmh --path .build/make-bench --no-progress >/dev/null
 	$(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate $(PIPELINE_FLAGS) | tee $(BENCH_OUT)/pipeline.txt
 	@echo
+	$(MAKE) --no-print-directory bench-delivery DELIVERY_OUT=$(BENCH_OUT)/delivery.txt
+	@echo
 	@$(PYTHON) $(BENCH)/scripts/translate_summary.py $(BENCH_OUT)/make-bench.jmh.json
 	@grep '^pipeline: ' $(BENCH_OUT)/pipeline.txt
+	@grep '^delivery [a-z]*: ' $(BENCH_OUT)/delivery.txt
 
 ## Instructions per payload of translation and of the tokenizer pass, counted by valgrind's callgrind: exact and
 ## repeatable where times are not (docs/performance.md). Needs valgrind. KIND=alert (or another kind) for one kind.
@@ -235,6 +239,53 @@ bench-directory:
 bench-console-smoke: build
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
 	$(BENCH_BIN)/console-benchmark --pushgate $(BIN) --letters 20000 --partitions 64 --timeout 120
+
+## Delivery (docs/performance.md, "Delivery"): `pushgate deliver` (release build) against Debian's nginx (HTTP/2, TLS,
+## answering at once), with a Python peer (asyncio, httpx over HTTP/2, pywebpush) and h2load sending the same requests
+## to the same nginx in the same run; per platform its CPU per send and sends/s, nginx's CPU per answer, the ratios
+## against the goals and the latency at half the rate. About 3 minutes; DELIVERY_FLAGS passes flags through
+## (`delivery-benchmark --help`). Not in `make test`.
+DELIVERY_FLAGS ?=
+DELIVERY_OUT ?= $(BENCH)/.build/delivery.txt
+bench-delivery: build-release bench-delivery-deps
+	cd $(BENCH) && $(SWIFT) build -c release --product delivery-benchmark
+	@mkdir -p $(dir $(DELIVERY_OUT))
+	$(BENCH_BIN)/delivery-benchmark --pushgate .build/release/pushgate --python $(PYTHON) $(DELIVERY_FLAGS) \
+	  | tee $(DELIVERY_OUT); exit $${PIPESTATUS[0]}
+
+## A small delivery benchmark on the debug build (100 records to 3 devices each per platform, 2 s of latency): every
+## request answered (the benchmark exits 1 otherwise) and every figure printed. About a minute on a warm build.
+bench-delivery-smoke: build bench-delivery-deps
+	cd $(BENCH) && $(SWIFT) build -c release --product delivery-benchmark
+	@out=$(BENCH)/.build/bench-delivery-smoke.txt; \
+	  $(BENCH_BIN)/delivery-benchmark --pushgate $(BIN) --python $(PYTHON) --records 100 --devices-per-record 3 \
+	    --latency-seconds 2 --timeout 120 >$$out; status=$$?; cat $$out; [ $$status = 0 ] || exit $$status; \
+	  number='[0-9][0-9.]*'; \
+	  for platform in apns fcm webpush; do \
+	    grep -q "^delivery: $$platform deliver: 300 sends in $$number s, $$number sends/s, $$number us CPU per send .*nginx $$number us CPU per answer" $$out && \
+	    grep -q "^delivery: $$platform python peer: 300 sends in $$number s, $$number sends/s, $$number us CPU per send; nginx $$number us CPU per answer; 2xx answers: 300" $$out && \
+	    grep -q "^delivery: $$platform h2load: 300 requests in $$number s, $$number requests/s, $$number us CPU per request; nginx $$number us CPU per answer; 2xx answers: 300" $$out && \
+	    grep -q "^delivery $$platform: $$number sends/s, $$number us CPU per send; $$number""x the Python peer's sends/s" $$out || \
+	    { echo "bench-delivery-smoke: a figure of $$platform is missing"; exit 1; }; \
+	  done; \
+	  for platform in apns webpush; do \
+	    grep -q "^delivery: $$platform latency at $$number sends/s for 2 s: p50 $$number ms, p99 $$number ms" $$out || \
+	    { echo "bench-delivery-smoke: the latency of $$platform is missing"; exit 1; }; \
+	  done; echo "bench-delivery-smoke: every figure printed, every request answered"
+
+## What the delivery benchmark needs besides `make deps`: Debian's nginx-light and nghttp2-client (h2load), and the
+## Python peer's clients (httpx with HTTP/2, pywebpush).
+bench-delivery-deps: deps-check
+	@missing=""; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx-light"; \
+	command -v h2load >/dev/null 2>&1 || missing="$$missing nghttp2-client"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@$(PYTHON) -c "import httpx, h2, pywebpush" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q 'httpx[http2]' pywebpush 2>&1 | grep -v "WARNING: Running pip as" || true
 
 ## Records the translation benchmarks' allocation counts in Benchmarks/Thresholds/ (after a change that makes them differ).
 bench-thresholds-update:

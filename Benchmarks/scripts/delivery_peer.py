@@ -154,7 +154,7 @@ async def run(options):
     directory = await loop.run_in_executor(None, read_directory, options.bootstrap_servers, options.devices_topic,
                                            options.platform)
     context = ssl.create_default_context(cafile=options.ca_file)
-    limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)  # one HTTP/2 connection, its streams
     client = httpx.AsyncClient(http2=True, verify=context, limits=limits, timeout=60)
     await sender.start(client)
     consumer = Consumer({"bootstrap.servers": options.bootstrap_servers, "group.id": options.group_id,

@@ -110,7 +110,7 @@ struct DeliveryBenchmark: AsyncParsableCommand {
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: servers, properties: ["linger.ms": "5", "enable.idempotence": "false", "acks": "1"]),
             logger: logger)
-        print(
+        say(
             "delivery-benchmark: \(records) records x \(devicesPerRecord) devices per platform; nginx \(port) "
                 + "(one worker), broker \(servers)\(keep ? ", files in \(directory)" : "")")
 
@@ -142,8 +142,8 @@ struct DeliveryBenchmark: AsyncParsableCommand {
             reports.append(DeliveryReport(platform: workload.platform, deliver: deliver, peer: peer, h2load: floor))
         }
         await producer.shutdown()
-        print("")
-        for report in reports { print(report.summary) }
+        say("")
+        for report in reports { say(report.summary) }
         _ = await broker.terminate(timeout: .seconds(10))
         await server.stop()
         let unanswered = reports.flatMap(\.unanswered)

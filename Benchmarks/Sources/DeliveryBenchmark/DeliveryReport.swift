@@ -21,7 +21,7 @@ struct DeliveryReport {
     func printDeliver() {
         let statuses = deliver.statuses.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
             separator: ", ")
-        print(
+        say(
             "delivery: \(platform) deliver: \(deliver.sends) sends in \(String(format: "%.2f", deliver.seconds)) s, "
                 + "\(Self.rate(deliver.sendsPerSecond)) sends/s, \(Self.microseconds(deliver.cpuPerSend)) us CPU per "
                 + "send (\(Self.ratio(deliver.cpuSeconds / deliver.seconds)) cores); nginx "
@@ -29,7 +29,7 @@ struct DeliveryReport {
     }
 
     static func printLatency(_ platform: String, _ latency: LatencyFigures) {
-        print(
+        say(
             "delivery: \(platform) latency at \(rate(latency.sendsPerSecond)) sends/s for "
                 + "\(String(format: "%.0f", latency.seconds)) s: p50 \(String(format: "%.1f", latency.p50Ms)) ms, "
                 + "p99 \(String(format: "%.1f", latency.p99Ms)) ms, max \(String(format: "%.1f", latency.maxMs)) ms "
@@ -37,7 +37,7 @@ struct DeliveryReport {
     }
 
     static func printContender(_ platform: String, _ name: String, _ figures: ContenderFigures, unit: String) {
-        print(
+        say(
             "delivery: \(platform) \(name): \(figures.requests) \(unit)s in \(String(format: "%.2f", figures.seconds)) s, "
                 + "\(rate(figures.requestsPerSecond)) \(unit)s/s, \(microseconds(figures.cpuPerRequest)) us "
                 + "CPU per \(unit); nginx \(microseconds(figures.nginxCPUPerAnswer)) us CPU per answer; "
@@ -52,8 +52,8 @@ struct DeliveryReport {
         var line =
             "delivery \(platform): \(Self.rate(deliver.sendsPerSecond)) sends/s, "
             + "\(Self.microseconds(deliver.cpuPerSend)) us CPU per send; \(Self.ratio(peerRatio))x the Python peer's "
-            + "sends/s (goal >= \(String(format: "%.0f", Self.peerGoal))x), "
-            + "\(Self.ratio(peer.cpuPerRequest / deliver.cpuPerSend))x less CPU per send; deliver CPU per send "
+            + "sends/s (goal >= \(String(format: "%.0f", Self.peerGoal))x), the peer's CPU per send "
+            + "\(Self.ratio(peer.cpuPerRequest / deliver.cpuPerSend))x deliver's; deliver CPU per send "
             + "\(Self.ratio(nginxRatio))x nginx's per answer\(goal), \(Self.ratio(deliver.cpuPerSend / h2load.cpuPerRequest))x "
             + "h2load's per request"
         if let latency = deliver.latency {
@@ -78,4 +78,9 @@ struct DeliveryReport {
         if h2load.answered != deliver.sends { missing.append("\(platform) h2load: \(h2load.answered) 2xx") }
         return missing
     }
+}
+
+/// Writes a line to standard output at once (`print` buffers it when the output is a pipe, as under `tee`).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
