@@ -102,7 +102,7 @@ struct DeliveryBenchmark: AsyncParsableCommand {
         let broker = try ChildProcess(pushgate, arguments: ["broker", "--partitions", "8"], captureOutput: true)
         defer {
             broker.forceStop()
-            server.master.forceStop()
+            server.forceStop()
         }
         let servers = try await broker.nextLine()
         try await putDevices(workloads.flatMap { $0.deviceLines(fixture) }, servers: servers, directory: directory)

@@ -110,6 +110,12 @@ struct Nginx {
     func stop() async {
         _ = await master.terminate(timeout: .seconds(10))
     }
+
+    /// Stops nginx at once (cleanup after a failure): its workers too, which a killed master would leave running.
+    func forceStop() {
+        for worker in workers() { kill(worker, SIGKILL) }
+        master.forceStop()
+    }
 }
 
 /// CPU time and parentage from `/proc/PID/stat`.
