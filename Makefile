@@ -72,6 +72,13 @@ run: build
 deliver-demo: build
 	@$(PYTHON) scripts/deliver_demo.py $(BIN)
 
+## The deliver fault matrix (docs/testing.md, "The deliver fault matrix"): `pushgate deliver` through kill -9, the
+## broker down, 503s, GOAWAYs, a silent push service and a credential outage, alone and during a rebalance; every
+## cell, about 16 minutes.
+.PHONY: deliver-fault-matrix
+deliver-fault-matrix: build
+	$(PYTHON) Tests/Integration/deliver_fault_matrix.py --pushgate $(BIN)
+
 ## The playground: a page on http://127.0.0.1:8080/ to try payloads and see every output drawn (docs/playground.md).
 playground: build
 	$(BIN) playground
@@ -160,6 +167,9 @@ test: deps check
 	@# Delivery end to end (docs/testing.md, "Delivery end to end"): every APNs outcome, Retry-After, a credential
 	@# outage, kill -9, invalid directory records and no secrets in the logs, against the stand-in APNs.
 	timeout 600 $(PYTHON) Tests/Integration/deliver_e2e.py --pushgate $(BIN)
+	@# A sample of the deliver fault matrix (docs/testing.md, "The deliver fault matrix"): 2 of its 16 cells, chosen by
+	@# the seed it prints first (replay a failed cell with the command it prints); 2 to 3 minutes.
+	timeout 600 $(PYTHON) Tests/Integration/deliver_fault_matrix.py --pushgate $(BIN) --sample 2
 	@# FCM end to end: every FCM outcome, token refresh and renewal, a 429 storm, a refused grant, bad service-account
 	@# files, every grant verified with cryptography and no secrets in the logs, against the stand-in FCM; about a minute.
 	timeout 600 $(PYTHON) Tests/Integration/deliver_fcm_e2e.py --pushgate $(BIN)

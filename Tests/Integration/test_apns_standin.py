@@ -11,6 +11,8 @@ import tempfile
 import time
 import unittest
 
+import h2.exceptions
+
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -258,6 +260,77 @@ class StandInTests(unittest.TestCase):
             process.terminate()
             process.wait(10)
             process.stdout.close()
+
+    def test_control_commands_open_fault_windows_and_goaway_every_n_requests(self):
+        process = subprocess.Popen(
+            [sys.executable, STANDIN, "--verify-key", os.path.join(self.directory.name, "AuthKey.p8"), "--key-id",
+             KEY_ID, "--team-id", TEAM_ID, "--bundle-id", BUNDLE, "--ca-out", self.ca + ".4",
+             "--log", self.log + ".4", "--control"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+        def command(line):
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            return process.stdout.readline().strip()
+
+        try:
+            port = json.loads(process.stdout.readline())["production_port"]
+            headers = [("authorization", "bearer " + provider_token(self.key)), ("apns-push-type", "alert"),
+                       ("apns-topic", BUNDLE)]
+            path = f"/3/device/{TOKEN}"
+
+            def send(timeout=5.0):
+                client = connect(port, self.ca + ".4")
+                try:
+                    return client.request(path, headers, b"{}", timeout=timeout)
+                finally:
+                    client.close()
+
+            self.assertTrue(command("nonsense 3").startswith("error: "))
+            self.assertTrue(command("unavailable -1").startswith("error: "))
+            self.assertEqual(command("unavailable 30"), "ok")
+            self.assertEqual(self.reason(send()), (503, "ServiceUnavailable"))
+            self.assertEqual(self.reason(self.send_to(port, jwt="x.y.z")), (403, "InvalidProviderToken"))
+            self.assertEqual(command("unavailable 30 500"), "ok")
+            self.assertEqual(self.reason(send()), (500, "ServiceUnavailable"))
+            self.assertEqual(command("clear"), "ok")
+            self.assertEqual(self.reason(send()), (200, None))
+            self.assertEqual(command("refuse-credentials 30"), "ok")
+            self.assertEqual(self.reason(send()), (403, "InvalidProviderToken"))
+            self.assertEqual(command("refuse-credentials 0"), "ok")
+            self.assertEqual(command("silent 0.5"), "ok")
+            self.assertEqual(send(timeout=0.3), {"timeout": True})
+            time.sleep(0.5)
+            self.assertEqual(self.reason(send()), (200, None))
+
+            self.assertEqual(command("goaway-every 2"), "ok")
+            client = connect(port, self.ca + ".4")
+            first, second = client.request(path, headers, b"{}"), client.request(path, headers, b"{}")
+            try:
+                third = client.request(path, headers, b"{}")
+            except h2.exceptions.ProtocolError:
+                third = {"refused by the client's h2": True}
+            client.close()
+            self.assertEqual((self.reason(first), self.reason(second)), ((200, None), (200, None)))
+            self.assertNotIn("status", third, "the request after the GOAWAY is not answered")
+            self.assertEqual(self.reason(send()), (200, None), "a new connection is answered")
+            with open(self.log + ".4") as file:
+                answers = [(line["connection"], line["answer"]["status"]) for line in map(json.loads, file)]
+            goaway_connection = answers[-2][0]
+            self.assertEqual([status for number, status in answers if number == goaway_connection], [200, 200],
+                             "the connection that sent GOAWAY logged its two requests only")
+        finally:
+            process.stdin.close()
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+
+    def send_to(self, port, jwt):
+        client = connect(port, self.ca + ".4")
+        try:
+            return client.request(f"/3/device/{TOKEN}", [("authorization", "bearer " + jwt),
+                                                         ("apns-push-type", "alert"), ("apns-topic", BUNDLE)], b"{}")
+        finally:
+            client.close()
 
     def test_a_client_without_h2_is_refused(self):
         context = ssl.create_default_context(cafile=self.ca)

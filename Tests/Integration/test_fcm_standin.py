@@ -44,7 +44,7 @@ def connect(port, ca):
     return Client("127.0.0.1", port, ca, server_hostname="127.0.0.1")
 
 
-def start(directory, accounts, script=None, extra=(), name="a"):
+def start(directory, accounts, script=None, extra=(), name="a", stdin=False):
     """Starts a stand-in; returns the process and what it printed."""
     command = [sys.executable, STANDIN, "--ca-out", os.path.join(directory, f"ca-{name}.pem"),
                "--log", os.path.join(directory, f"requests-{name}.jsonl")]
@@ -55,7 +55,8 @@ def start(directory, accounts, script=None, extra=(), name="a"):
         with open(script_path, "w") as file:
             json.dump(script, file)
         command += ["--script", script_path]
-    process = subprocess.Popen(command + list(extra), stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command + list(extra), stdin=subprocess.PIPE if stdin else None, stdout=subprocess.PIPE,
+                               text=True)
     ready, _, _ = select.select([process.stdout], [], [], 20)
     if not ready:
         process.kill()
@@ -252,6 +253,37 @@ class StandInTests(unittest.TestCase):
             self.assertEqual(client.request(path, headers, message)["status"], 401)
             client.close()
         finally:
+            stop(process)
+
+    def test_control_commands_refuse_credentials_and_open_fault_windows(self):
+        process, ready = start(self.directory.name, self.paths[:1], extra=["--control"], name="c", stdin=True)
+
+        def command(line):
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            return process.stdout.readline().strip()
+
+        try:
+            port, ca = ready["port"], ready["ca"]
+            status, body = self.grant(assertion(self.account, self.key, ready["token_uri"]), port=port, ca=ca)
+            self.assertEqual(status, 200, body)
+            path, message = f"/v1/projects/{PROJECT}/messages:send", b'{"message":{"token":"t"}}'
+            headers = [("authorization", "Bearer " + body["access_token"]), ("content-type", "application/json")]
+            send = lambda timeout=5.0: self.post(path, headers, message, timeout=timeout, port=port, ca=ca)  # noqa
+            self.assertEqual(command("unavailable 30"), "ok")
+            self.assertEqual(self.error(send()), (503, "UNAVAILABLE", []))
+            self.assertEqual(command("silent 30"), "ok")
+            self.assertEqual(send(timeout=0.3), {"timeout": True})
+            self.assertEqual(command("clear"), "ok")
+            self.assertEqual(send()["status"], 200)
+            self.assertEqual(command("refuse-credentials 30"), "ok")
+            self.assertEqual(self.error(send()), (401, "UNAUTHENTICATED", []), "a revoked key's tokens are refused")
+            status, body = self.grant(assertion(self.account, self.key, ready["token_uri"]), port=port, ca=ca)
+            self.assertEqual((status, body["error"]), (400, "invalid_grant"))
+            self.assertEqual(command("clear"), "ok")
+            self.assertEqual(send()["status"], 200, "the token issued before the outage is good again")
+        finally:
+            process.stdin.close()
             stop(process)
 
     def test_a_client_without_h2_is_refused(self):

@@ -94,5 +94,50 @@ class SharedStandInTests(unittest.TestCase):
         self.assertEqual(ca.subject.rfc4514_string(), "CN=test CA")
 
 
+class FaultsTests(unittest.TestCase):
+    """The --control commands (h2_standin.Faults), on a clock the test moves."""
+
+    def setUp(self):
+        self.now = 100.0
+        self.faults = h2_standin.Faults(clock=lambda: self.now)
+
+    def test_a_window_opens_at_its_command_and_closes_seconds_later(self):
+        self.assertIsNone(self.faults.window_answer())
+        self.assertEqual(self.faults.apply("unavailable 30\n"), "ok")
+        self.assertEqual(self.faults.window_answer()["status"], 503)
+        self.now += 29.9
+        self.assertEqual(self.faults.window_answer()["status"], 503)
+        self.now += 0.1
+        self.assertIsNone(self.faults.window_answer())
+        self.assertEqual(self.faults.apply("unavailable 5 502"), "ok")
+        self.assertEqual(self.faults.window_answer()["status"], 502)
+        self.assertEqual(self.faults.apply("unavailable 5"), "ok")
+        self.assertEqual(self.faults.window_answer()["status"], 503, "a window without a status is 503 again")
+
+    def test_silent_wins_over_unavailable_and_clear_ends_every_window(self):
+        self.faults.apply("unavailable 10")
+        self.faults.apply("silent 10")
+        self.faults.apply("refuse-credentials 10")
+        self.assertEqual(self.faults.window_answer(), {"action": "no_answer"})
+        self.assertTrue(self.faults.active("refuse-credentials"))
+        self.faults.apply("goaway-every 3")
+        self.assertEqual(self.faults.apply("clear"), "ok")
+        self.assertIsNone(self.faults.window_answer())
+        self.assertFalse(self.faults.active("refuse-credentials"))
+        self.assertFalse(any(self.faults.goaway_after(n) for n in range(1, 10)))
+
+    def test_goaway_after_every_nth_request(self):
+        self.assertEqual(self.faults.apply("goaway-every 1000"), "ok")
+        self.assertEqual([n for n in range(1, 3001) if self.faults.goaway_after(n)], [1000, 2000, 3000])
+
+    def test_a_bad_command_is_an_error_and_changes_nothing(self):
+        for line in ("", "unavailable", "unavailable x", "unavailable -1", "silent 1 2", "goaway-every -1",
+                     "goaway-every 1.5", "clear now", "refuse 3"):
+            with self.subTest(line):
+                self.assertTrue(self.faults.apply(line).startswith("error: "))
+        self.assertIsNone(self.faults.window_answer())
+        self.assertEqual(self.faults.goaway_every, 0)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -165,6 +165,47 @@ class WebPushStandInTests(unittest.TestCase):
         self.__class__.client.close()
         self.__class__.client = Client("127.0.0.1", self.port, self.ca)
 
+    def test_control_commands_refuse_the_key_and_open_fault_windows(self):
+        process = subprocess.Popen(
+            [sys.executable, STANDIN, "--subscriptions", os.path.join(self.directory.name, "subscriptions.json"),
+             "--ca-out", self.ca + ".2", "--log", self.log + ".2", "--control"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+        def command(line):
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+            return process.stdout.readline().strip()
+
+        try:
+            port = json.loads(process.stdout.readline())["port"]
+            subscription = self.subscriptions["/s/ok"]
+            origin = f"https://127.0.0.1:{port}"
+
+            def push(timeout=5.0):
+                client = Client("127.0.0.1", port, self.ca + ".2")
+                fields = [("ttl", "60"), ("content-encoding", "aes128gcm"),
+                          ("authorization", vapid_header(self.vapid, origin))]
+                try:
+                    return client.request("/s/ok", fields, subscription.encrypt(b"{}"), timeout=timeout)
+                finally:
+                    client.close()
+
+            self.assertEqual(command("refuse-credentials 30"), "ok")
+            refused = push()
+            self.assertEqual((refused.get("status"), json.loads(refused["body"])["reason"]), (403, "Forbidden"))
+            self.assertEqual(command("clear"), "ok")
+            self.assertEqual(command("unavailable 30"), "ok")
+            self.assertEqual(push().get("status"), 503)
+            self.assertEqual(command("silent 30"), "ok")
+            self.assertEqual(push(timeout=0.3), {"timeout": True})
+            self.assertEqual(command("clear"), "ok")
+            self.assertEqual(push().get("status"), 201)
+        finally:
+            process.stdin.close()
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+
     def test_the_log_never_lacks_a_request(self):
         before = len(self.logged(lambda line: line["event"] == "request"))
         self.push("/s/ok")

@@ -30,14 +30,15 @@ public struct PushHTTPConfiguration: Sendable {
 
 /// The one HTTP client every sender of a `pushgate deliver` process shares (AsyncHTTPClient): HTTP/2 over TLS where
 /// the service offers it (APNs always does), connections kept open and shared by concurrent requests as HTTP/2
-/// streams, redirects never followed (endpoints come only from configuration).
+/// streams, redirects never followed (endpoints come only from configuration). A request that times out makes the
+/// requests after it use new connections (``HTTPClientRotation``).
 public final class PushHTTPClient: Sendable {
     /// The largest answer body read; a push service's answers are a few hundred bytes.
     public static let answerSizeLimit = 64 * 1024
 
     /// The configuration it was made with.
     public let configuration: PushHTTPConfiguration
-    private let client: HTTPClient
+    private let clients: HTTPClientRotation
 
     /// Creates the client; reads the CA files now. A CA file that is missing, unreadable or holds no PEM
     /// certificate is an error naming `--ca-file`.
@@ -66,12 +67,30 @@ public final class PushHTTPClient: Sendable {
             connectionPool: .init(idleTimeout: Self.timeAmount(configuration.idleTimeout)),
             decompression: .disabled)
         settings.httpVersion = .automatic
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+        let clientSettings = settings
+        self.clients = HTTPClientRotation {
+            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientSettings)
+        }
     }
 
     /// Posts `body` to `url` with `headers` and waits for the whole answer, at most
     /// ``PushHTTPConfiguration/requestTimeout``. Never throws: a request without an answer is an ``HTTPFailure``.
     public func post(url: String, headers: [(name: String, value: String)], body: [UInt8]) async -> HTTPExchange {
+        guard let (client, number) = clients.checkOut() else {
+            return .failed(HTTPFailure(kind: .cancelled, errorType: "PushHTTPClient shut down"))
+        }
+        let exchange = await post(url: url, headers: headers, body: body, with: client)
+        var timedOut = false
+        if case .failed(let failure) = exchange, failure.kind == .timeout { timedOut = true }
+        if let retired = clients.checkIn(number, timedOut: timedOut) {
+            try? await retired.shutdown()
+        }
+        return exchange
+    }
+
+    private func post(
+        url: String, headers: [(name: String, value: String)], body: [UInt8], with client: HTTPClient
+    ) async -> HTTPExchange {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         for header in headers { request.headers.add(name: header.name, value: header.value) }
@@ -94,7 +113,9 @@ public final class PushHTTPClient: Sendable {
 
     /// Closes every connection; call once, when no request is in flight any more.
     public func shutdown() async {
-        try? await client.shutdown()
+        for client in clients.takeAll() {
+            try? await client.shutdown()
+        }
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {

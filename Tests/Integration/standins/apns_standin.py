@@ -2,7 +2,7 @@
 """A stand-in for Apple's push service (APNs) for pushgate's tests: HTTP/2 over TLS on loopback.
 
   apns_standin.py --verify-key KEY.pem --key-id KID --team-id TEAM --bundle-id com.example.app \\
-      --ca-out CA.pem --log REQUESTS.jsonl [--script SCRIPT.json] [--port 0] [--sandbox-port 0]
+      --ca-out CA.pem --log REQUESTS.jsonl [--script SCRIPT.json] [--port 0] [--sandbox-port 0] [--control]
 
 At start it makes a test CA and a server certificate for localhost, 127.0.0.1 and ::1 (cryptography), writes the CA
 certificate (PEM) to --ca-out, listens on two loopback ports (the production endpoint and the sandbox endpoint, ALPN
@@ -44,6 +44,11 @@ A token of "environments" is valid on that environment's port only (the other an
 --refuse-tokens-for SECONDS: a credential outage. Every request whose provider token passes the checks above is
 answered 403 InvalidProviderToken for SECONDS after the first such request (not after the start, so a slow client
 still meets the whole outage); later requests are checked and answered as usual.
+
+--control reads fault commands from standard input (h2_standin.Faults: unavailable, silent, refuse-credentials,
+goaway-every, clear). Under `refuse-credentials` a request whose provider token passes the checks is answered 403
+InvalidProviderToken; under `unavailable` or `silent` a valid request is answered STATUS {"reason":
+"ServiceUnavailable"} or not at all, before any scripted answer of its token is taken.
 
 --log gets one JSON line per request, written before the answer goes out: "time" (when the request was whole,
 seconds since 1970), "environment" (production | sandbox),
@@ -102,8 +107,9 @@ def load_verify_key(path):
 class StandIn:
     """The checks and the scripted answers, shared by both ports and every connection."""
 
-    def __init__(self, options, verify_key, script, log):
+    def __init__(self, options, verify_key, script, log, faults):
         self.options = options
+        self.faults = faults
         self.verify_key = verify_key
         self.answers = {key: list(value) for key, value in script.get("answers", {}).items()}
         self.environments = script.get("environments", {})
@@ -147,6 +153,8 @@ class StandIn:
 
     def check_outage(self, now):
         """--refuse-tokens-for: a valid token is refused as a revoked key is, for that long after the first one."""
+        if self.faults.active("refuse-credentials"):
+            raise Refusal(403, "InvalidProviderToken")
         seconds = self.options.refuse_tokens_for
         if seconds <= 0:
             return
@@ -257,8 +265,10 @@ class StandIn:
                 self.check_broadcast(broadcast.group(1), headers, request.body)
         except Refusal as refusal:
             return {"status": refusal.status, "reason": refusal.reason}
-        scripted = self.answers.get(key)
-        answer = dict(scripted.pop(0)) if scripted else {}
+        answer = self.faults.window_answer()
+        if answer is None:
+            scripted = self.answers.get(key)
+            answer = dict(scripted.pop(0)) if scripted else {}
         answer.setdefault("status", 200)
         answer.setdefault("action", "answer")
         if answer["action"] not in ACTIONS:
@@ -297,7 +307,7 @@ class Connection(h2_standin.Connection):
 
     def __init__(self, standin, environment, reader, writer):
         standin.connections += 1
-        super().__init__(reader, writer, standin.connections)
+        super().__init__(reader, writer, standin.connections, standin.faults)
         self.standin = standin
         self.environment = environment
         self.token = None
@@ -349,7 +359,8 @@ async def serve(options):
     script = h2_standin.load_script(options.script)
     context = h2_standin.server_context(options.ca_out, "pushgate stand-in APNs test CA", prefix="apns-standin-")
     log = open(options.log, "a", buffering=1)
-    standin = StandIn(options, verify_key, script, log)
+    standin = StandIn(options, verify_key, script, log, h2_standin.Faults())
+    control = h2_standin.control_task(options, standin.faults)
 
     def handler(environment):
         async def handle(reader, writer):
@@ -363,6 +374,8 @@ async def serve(options):
                          "sandbox_port": sandbox.sockets[0].getsockname()[1], "ca": options.ca_out})
     async with production, sandbox:
         await h2_standin.wait_for_stop()
+    if control is not None:
+        control.cancel()
     log.close()
 
 
@@ -383,6 +396,7 @@ def main():
                         help="seconds between new tokens on a connection (0: not checked; Apple: 1200)")
     parser.add_argument("--refuse-tokens-for", type=float, default=0,
                         help="seconds of 403 InvalidProviderToken to valid tokens, from the first request")
+    h2_standin.add_control_option(parser)
     return h2_standin.run(serve(parser.parse_args()))
 
 

@@ -2,7 +2,7 @@
 """A stand-in for FCM HTTP v1 and Google's OAuth 2.0 token endpoint for pushgate's tests: HTTP/2 over TLS on loopback.
 
   fcm_standin.py --service-account SA.json [--service-account SA2.json ...] --ca-out CA.pem --log REQUESTS.jsonl \\
-      [--script SCRIPT.json] [--port 0] [--token-lifetime 3599] [--refuse-grants-for SECONDS]
+      [--script SCRIPT.json] [--port 0] [--token-lifetime 3599] [--refuse-grants-for SECONDS] [--control]
 
 At start it makes a test CA and a server certificate for localhost, 127.0.0.1 and ::1 (cryptography), writes the CA
 certificate (PEM) to --ca-out, listens on one loopback port (ALPN `h2` only) and prints one JSON line,
@@ -24,6 +24,12 @@ first broken rule is answered 400 with an RFC 6749 error body {"error": ..., "er
 A valid grant takes the next scripted grant answer, if any; without one it is answered 200
 {"access_token": NEW, "expires_in": --token-lifetime, "token_type": "Bearer"}. --refuse-grants-for SECONDS answers
 every valid grant 400 invalid_grant for SECONDS after the first one (a revoked key).
+
+--control reads fault commands from standard input (h2_standin.Faults: unavailable, silent, refuse-credentials,
+goaway-every, clear). Under `refuse-credentials` (a revoked key) every valid grant is answered 400 invalid_grant and
+every send 401 UNAUTHENTICATED, whatever its access token; under `unavailable` or `silent` a valid send is answered
+STATUS with Google's JSON error (503: UNAVAILABLE) or not at all, before any scripted answer of its token is taken.
+Grants are not held to those two windows.
 
 A send is checked in this order: the path (404 NOT_FOUND); `authorization: Bearer TOKEN` with a token this stand-in
 issued, not expired (--token-lifetime after its grant) and not revoked (401 UNAUTHENTICATED, no FcmError detail);
@@ -121,8 +127,9 @@ def is_integer(value):
 class StandIn:
     """The checks, the issued access tokens and the scripted answers, shared by every connection."""
 
-    def __init__(self, options, accounts, script, log):
+    def __init__(self, options, accounts, script, log, faults):
         self.options = options
+        self.faults = faults
         self.accounts = {account["client_email"]: account for account in accounts}
         self.answers = {key: list(value) for key, value in script.get("answers", {}).items()}
         self.grant_answers = list(script.get("grants", []))
@@ -175,6 +182,8 @@ class StandIn:
         if not is_integer(iat) or not is_integer(exp) or iat > now + 60 or exp <= now or exp - iat > 3600:
             raise Refusal(400, error="invalid_grant", description="Invalid JWT: Token must be a short-lived token "
                                                                   "and in a reasonable timeframe.")
+        if self.faults.active("refuse-credentials"):
+            raise Refusal(400, error="invalid_grant", description="Invalid grant: account not found")
         seconds = self.options.refuse_grants_for
         if seconds > 0:
             if self.refusing_since is None:
@@ -210,7 +219,8 @@ class StandIn:
         scheme, _, token = headers.get("authorization", "").partition(" ")
         request.access_token_digest = hashlib.sha256(token.encode()).hexdigest()[:16] if token else None
         issued = self.tokens.get(token) if scheme == "Bearer" else None
-        if issued is None or issued["revoked"] or issued["expires"] <= time.time():
+        if (issued is None or issued["revoked"] or issued["expires"] <= time.time()
+                or self.faults.active("refuse-credentials")):
             raise Refusal(401, message="Request had invalid authentication credentials. Expected OAuth 2 access "
                                        "token, login cookie or other valid authentication credential.")
         if issued["project"] != project:
@@ -248,6 +258,10 @@ class StandIn:
             access_token = self.check_send(request, project)
         except Refusal as refusal:
             return {"status": refusal.status, **refusal.answer}
+        window = self.faults.window_answer()
+        if window is not None:
+            return {"status": window.get("status"), "action": window["action"],
+                    "message": "The service is currently unavailable."}
         scripted = self.answers.get(request.token)
         answer = dict(scripted.pop(0)) if scripted else {}
         answer.setdefault("status", 200)
@@ -335,7 +349,7 @@ class Connection(h2_standin.Connection):
 
     def __init__(self, standin, reader, writer):
         standin.connections += 1
-        super().__init__(reader, writer, standin.connections)
+        super().__init__(reader, writer, standin.connections, standin.faults)
         self.standin = standin
 
     def decide(self, stream_id, request):
@@ -357,7 +371,8 @@ async def serve(options):
     script = h2_standin.load_script(options.script)
     context = h2_standin.server_context(options.ca_out, "pushgate stand-in FCM test CA", prefix="fcm-standin-")
     log = open(options.log, "a", buffering=1)
-    standin = StandIn(options, accounts, script, log)
+    standin = StandIn(options, accounts, script, log, h2_standin.Faults())
+    control = h2_standin.control_task(options, standin.faults)
 
     async def handle(reader, writer):
         if h2_standin.speaks_h2(writer):
@@ -368,6 +383,8 @@ async def serve(options):
     h2_standin.announce({"port": port, "ca": options.ca_out, "token_uri": f"https://{options.host}:{port}{TOKEN_PATH}"})
     async with server:
         await h2_standin.wait_for_stop()
+    if control is not None:
+        control.cancel()
     log.close()
 
 
@@ -383,6 +400,7 @@ def main():
     parser.add_argument("--token-lifetime", type=int, default=3599, help="expires_in of the access tokens, seconds")
     parser.add_argument("--refuse-grants-for", type=float, default=0,
                         help="seconds of 400 invalid_grant to valid grants, from the first one")
+    h2_standin.add_control_option(parser)
     return h2_standin.run(serve(parser.parse_args()))
 
 

@@ -14,7 +14,9 @@ import os
 import re
 import signal
 import ssl
+import sys
 import tempfile
+import time
 
 import h2.config
 import h2.connection
@@ -140,6 +142,96 @@ def load_script(path):
         return json.load(file)
 
 
+class Faults:
+    """Faults a test turns on at a moment of its choosing, through a stand-in's standard input when it runs with
+    --control: one command a line, each answered with one line on standard output, `ok` or `error: WHY`.
+
+      unavailable SECONDS [STATUS]  every valid request is answered STATUS (default 503) for SECONDS
+      silent SECONDS                every valid request is left unanswered for SECONDS (a client's timeout)
+      refuse-credentials SECONDS    the stand-in refuses the client's credentials for SECONDS, as its service does
+                                    when a key is revoked (each stand-in says how)
+      goaway-every N                after every N-th request of a connection: its answer, then GOAWAY naming the
+                                    highest request answered as the last, then the connection closes (0: never)
+      clear                         ends every window and goaway-every
+
+    A window starts when its command is read and ends SECONDS later; a command for a window already open replaces
+    it. The stand-in logs a request answered under a window with that window's answer, as any other."""
+
+    WINDOWS = ("unavailable", "silent", "refuse-credentials")
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self.until = {}
+        self.unavailable_status = 503
+        self.goaway_every = 0
+
+    def apply(self, line):
+        """Carries out one command; its answer line."""
+        words = line.split()
+        try:
+            if not words:
+                raise ValueError("an empty command")
+            name, arguments = words[0], words[1:]
+            if name in self.WINDOWS and len(arguments) in ((1, 2) if name == "unavailable" else (1,)):
+                seconds = float(arguments[0])
+                if seconds < 0:
+                    raise ValueError("a negative number of seconds")
+                if len(arguments) == 2:
+                    self.unavailable_status = int(arguments[1])
+                elif name == "unavailable":
+                    self.unavailable_status = 503
+                self.until[name] = self.clock() + seconds
+            elif name == "goaway-every" and len(arguments) == 1:
+                count = int(arguments[0])
+                if count < 0:
+                    raise ValueError("a negative count")
+                self.goaway_every = count
+            elif name == "clear" and not arguments:
+                self.until.clear()
+                self.goaway_every = 0
+            else:
+                raise ValueError(f"unknown command {line.strip()!r}")
+        except ValueError as error:
+            return f"error: {error}"
+        return "ok"
+
+    def active(self, name):
+        """Whether the window `name` is open now."""
+        return self.clock() < self.until.get(name, float("-inf"))
+
+    def window_answer(self):
+        """The answer the open `unavailable` or `silent` window gives every valid request, or None."""
+        if self.active("silent"):
+            return {"action": "no_answer"}
+        if self.active("unavailable"):
+            return {"status": self.unavailable_status, "reason": "ServiceUnavailable", "action": "answer"}
+        return None
+
+    def goaway_after(self, requests):
+        """Whether the `requests`-th request of a connection is the last before a GOAWAY."""
+        return self.goaway_every > 0 and requests % self.goaway_every == 0
+
+
+async def read_control(faults):
+    """Reads --control commands from standard input until it ends, answering each on standard output."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := await reader.readline():
+        print(faults.apply(line.decode(errors="replace")), flush=True)
+
+
+def control_task(options, faults):
+    """With --control, a task that reads the commands of `faults`; None without."""
+    return asyncio.get_running_loop().create_task(read_control(faults)) if options.control else None
+
+
+def add_control_option(parser):
+    """The --control option every stand-in has."""
+    parser.add_argument("--control", action="store_true",
+                        help="read fault commands from standard input (h2_standin.Faults), answer each on stdout")
+
+
 class Request:
     """A request as h2 gives it: the header block (`headers`, bytes pairs), split into `pseudo` and `plain` headers
     (name -> value, lowercase names, the first of repeated ones; `repeated` tells whether a plain header came more
@@ -168,14 +260,20 @@ class Connection:
     carries out."""
 
     request_class = Request
+    # How long a connection that sent GOAWAY (Faults.goaway_every) stays open for the answers before it.
+    GOAWAY_GRACE = 1.0
 
-    def __init__(self, reader, writer, number):
+    def __init__(self, reader, writer, number, faults=None):
         self.number = number
         self.reader = reader
         self.writer = writer
+        self.faults = faults
         self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding=None))
         self.requests = {}
         self.closed = False
+        self.answered = 0
+        self.highest_answered = 0
+        self.going_away = False
 
     def decide(self, stream_id, request):
         """The answer to a whole request (logged before it goes out)."""
@@ -237,16 +335,32 @@ class Connection:
 
     def on_request(self, stream_id):
         request = self.requests.pop(stream_id, None)
-        if request is None:
+        if request is None or self.going_away:
+            # After a GOAWAY a request is neither read nor answered (RFC 9113 6.8): the client sends it again.
             return
         answer = self.decide(stream_id, request)
-        asyncio.get_running_loop().create_task(self.answer(stream_id, answer))
+        self.answered += 1
+        self.highest_answered = max(self.highest_answered, stream_id)
+        last = self.faults is not None and self.faults.goaway_after(self.answered)
+        self.going_away = last
+        asyncio.get_running_loop().create_task(self.answer(stream_id, answer, goaway=last))
 
-    async def answer(self, stream_id, answer):
+    async def answer(self, stream_id, answer, goaway=False):
         if answer.get("delay"):
             await asyncio.sleep(float(answer["delay"]))
         if self.closed:
             return
+        await self.carry_out(stream_id, answer)
+        if goaway and not self.closed:
+            try:
+                self.h2.close_connection(h2.errors.ErrorCodes.NO_ERROR, last_stream_id=self.highest_answered)
+                self.flush()
+            except h2.exceptions.ProtocolError:
+                pass
+            await asyncio.sleep(self.GOAWAY_GRACE)
+            self.close()
+
+    async def carry_out(self, stream_id, answer):
         action = answer.get("action", "answer")
         try:
             if action == "no_answer":

@@ -2,7 +2,7 @@
 """A stand-in for browsers' push services (RFC 8030) for pushgate's tests: HTTP/2 over TLS on loopback.
 
   webpush_standin.py --subscriptions SUBSCRIPTIONS.json --ca-out CA.pem --log REQUESTS.jsonl
-      [--script SCRIPT.json] [--listen 127.0.0.1[:PORT]] [--listen [::1]:0] ...
+      [--script SCRIPT.json] [--listen 127.0.0.1[:PORT]] [--listen [::1]:0] ... [--control]
 
 At start it makes a test CA and a server certificate for localhost, 127.0.0.1, 127.0.0.2, ::1 and every --listen
 address (cryptography), writes the CA certificate (PEM) to --ca-out, listens on each --listen address (default
@@ -34,6 +34,11 @@ An ANSWER is an object; every member is optional: "status" (default 201); "retry
 given; "html": true for an HTML error page (text/html) as the body; "body": the body as text; "delay": seconds to
 wait before answering; "action": "answer" (default), "no_answer" (never answer the stream), "close" (close the
 connection without an answer), "reset" (RST_STREAM the stream). "check": false answers without checking the request.
+
+--control reads fault commands from standard input (h2_standin.Faults: unavailable, silent, refuse-credentials,
+goaway-every, clear). Under `refuse-credentials` a request whose VAPID token passes the checks is answered 403
+{"reason": "Forbidden"} (a key the push service no longer accepts); under `unavailable` or `silent` a valid request
+is answered STATUS or not at all, before any scripted answer of its path is taken.
 
 --log gets one JSON line per event: {"event": "connection", "listener": "HOST:PORT", "time", "connection"} when a
 TCP connection is accepted (before TLS), and per request, written before the answer goes out: "event": "request",
@@ -123,7 +128,8 @@ class Subscription:
 class StandIn:
     """The checks and the scripted answers, shared by every listener and connection."""
 
-    def __init__(self, subscriptions, script, log):
+    def __init__(self, subscriptions, script, log, faults):
+        self.faults = faults
         self.subscriptions = {path: Subscription(entry) for path, entry in subscriptions.items()}
         self.answers = {key: list(value) for key, value in script.get("answers", {}).items()}
         self.log = log
@@ -207,6 +213,8 @@ class StandIn:
                 if not authority.endswith(f":{authority_expected_port}"):
                     raise Refusal(400, "BadAuthority")
                 self.check_vapid(headers, authority, subscription, request)
+                if self.faults.active("refuse-credentials"):
+                    raise Refusal(403, "Forbidden")
                 self.check_headers(headers, request.body)
                 try:
                     plaintext, keyid = decrypt(bytes(request.body), subscription.private_key, subscription.auth)
@@ -219,6 +227,9 @@ class StandIn:
                 request.plaintext = plaintext
         except Refusal as refusal:
             return {"status": refusal.status, "reason": refusal.reason, "action": "answer"}
+        window = None if unchecked else self.faults.window_answer()
+        if window is not None:
+            return {"status": window.get("status"), "reason": "ServiceUnavailable", "action": window["action"]}
         answer = dict(scripted.pop(0)) if scripted else {}
         answer.setdefault("status", 201)
         answer.setdefault("action", "answer")
@@ -262,7 +273,7 @@ class Connection(h2_standin.Connection):
     request_class = Request
 
     def __init__(self, standin, listener, port, reader, writer, number):
-        super().__init__(reader, writer, number)
+        super().__init__(reader, writer, number, standin.faults)
         self.standin = standin
         self.listener = listener
         self.port = port
@@ -316,7 +327,8 @@ async def serve(options):
     context = h2_standin.server_context(options.ca_out, "pushgate stand-in push service test CA", sorted(certified),
                                         prefix="webpush-standin-")
     log = open(options.log, "a", buffering=1)
-    standin = StandIn(subscriptions, script, log)
+    standin = StandIn(subscriptions, script, log, h2_standin.Faults())
+    control = h2_standin.control_task(options, standin.faults)
 
     def handler(host, port):
         listener = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -347,6 +359,8 @@ async def serve(options):
         listeners.append({"host": host, "port": bound})
     h2_standin.announce({"port": listeners[0]["port"], "listeners": listeners, "ca": options.ca_out})
     await h2_standin.wait_for_stop()
+    if control is not None:
+        control.cancel()
     for server in servers:
         server.close()
     log.close()
@@ -361,6 +375,7 @@ def main():
     parser.add_argument("--listen", action="append",
                         help="a loopback address to listen on, HOST[:PORT] or [V6]:PORT (repeatable; default "
                              "127.0.0.1, port 0: any free one)")
+    h2_standin.add_control_option(parser)
     return h2_standin.run(serve(parser.parse_args()))
 
 
