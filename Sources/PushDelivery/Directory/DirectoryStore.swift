@@ -2,22 +2,45 @@
 ///
 /// Devices live in the slots of one array; a removed device's slot is reused by the next insertion. The
 /// id index maps an id to its slot; the audience index maps an audience to the slots of its devices, all
-/// platforms together (an audience has few devices). Audience and app texts are stored once.
+/// platforms together (an audience has few devices). Audience and app texts are stored once, and an
+/// APNs token of 32 bytes is kept as those bytes (``StoredDevice``).
 struct DirectoryStore {
     private struct Slot {
-        var device: Device
+        var device: StoredDevice
         var gone: Bool
     }
 
-    /// The slots of an audience's devices: one inline, or an array for more.
+    /// The slots of an audience's devices: one or two inline (a user's phone and tablet), or an array for more.
     private enum Slots {
         case one(Int32)
+        case two(Int32, Int32)
         case many([Int32])
 
         var all: [Int32] {
             switch self {
             case .one(let slot): [slot]
+            case .two(let first, let second): [first, second]
             case .many(let slots): slots
+            }
+        }
+
+        /// These slots and `slot`.
+        func adding(_ slot: Int32) -> Slots {
+            switch self {
+            case .one(let first): .two(first, slot)
+            case .two(let first, let second): .many([first, second, slot])
+            case .many(let all): .many(all + [slot])
+            }
+        }
+
+        /// These slots without `slot`; `nil` when none is left.
+        func removing(_ slot: Int32) -> Slots? {
+            switch self {
+            case .one(let first): return first == slot ? nil : self
+            case .two(let first, let second): return first == slot ? .one(second) : second == slot ? .one(first) : self
+            case .many(var all):
+                all.removeAll { $0 == slot }
+                return all.count == 2 ? .two(all[0], all[1]) : .many(all)
             }
         }
     }
@@ -44,7 +67,7 @@ struct DirectoryStore {
 
     /// Stores `device`, whose id the store does not hold, not gone.
     mutating func insert(_ device: Device) {
-        var device = device
+        var device = StoredDevice(device)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -58,12 +81,12 @@ struct DirectoryStore {
         if let index = slotsByAudience.index(forKey: device.audience) {
             // The audience's text is kept once: the device shares the index's copy.
             device.audience = slotsByAudience.keys[index]
-            switch slotsByAudience.values[index] {
-            case .one(let first): slotsByAudience.values[index] = .many([first, slot])
-            case .many(var all):
+            if case .many(var all) = slotsByAudience.values[index] {
                 slotsByAudience.values[index] = .one(slot)  // releases the array, appended to in place
                 all.append(slot)
                 slotsByAudience.values[index] = .many(all)
+            } else {
+                slotsByAudience.values[index] = slotsByAudience.values[index].adding(slot)
             }
         } else {
             slotsByAudience[device.audience] = .one(slot)
@@ -82,12 +105,10 @@ struct DirectoryStore {
         freeSlots.append(slot)
         let audience = stored.device.audience
         if let index = slotsByAudience.index(forKey: audience) {
-            switch slotsByAudience.values[index] {
-            case .one: slotsByAudience.remove(at: index)
-            case .many(var all):
-                slotsByAudience.values[index] = .one(slot)  // releases the array, changed in place
-                all.removeAll { $0 == slot }
-                slotsByAudience.values[index] = all.count == 1 ? .one(all[0]) : .many(all)
+            if let left = slotsByAudience.values[index].removing(slot) {
+                slotsByAudience.values[index] = left
+            } else {
+                slotsByAudience.remove(at: index)
             }
         }
         devicesByPlatform[Self.index(of: stored.device.platform)] -= 1
@@ -98,7 +119,7 @@ struct DirectoryStore {
         guard let found = slotsByAudience[audience] else { return [] }
         return found.all.compactMap { slot in
             guard let stored = slots[Int(slot)], !stored.gone, stored.device.platform == platform else { return nil }
-            return stored.device
+            return stored.device.device
         }
     }
 
@@ -108,12 +129,12 @@ struct DirectoryStore {
     }
 
     mutating func markGone(_ device: Device) {
-        guard let slot = slotsByID[device.id], slots[Int(slot)]?.device == device else { return }
+        guard let slot = slotsByID[device.id], slots[Int(slot)]?.device == StoredDevice(device) else { return }
         slots[Int(slot)]?.gone = true
     }
 
     func device(id: String) -> Device? {
-        slotsByID[id].flatMap { slots[Int($0)]?.device }
+        slotsByID[id].flatMap { slots[Int($0)]?.device.device }
     }
 
     func isGone(id: String) -> Bool {
@@ -121,6 +142,6 @@ struct DirectoryStore {
     }
 
     func allDevices() -> [Device] {
-        slots.compactMap { $0?.device }
+        slots.compactMap { $0?.device.device }
     }
 }
