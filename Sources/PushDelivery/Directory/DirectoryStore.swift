@@ -51,6 +51,8 @@ struct DirectoryStore {
     private var slotsByAudience: [String: Slots] = [:]
     /// Every `app` named, kept once: a directory names few apps, each by millions of devices.
     private var apps: Set<String> = []
+    /// The `app` of the last device stored: devices of one app usually come in a row.
+    private var lastApp: String?
     /// Devices held, by ``index(of:)`` of their platform.
     private(set) var devicesByPlatform = [Int](repeating: 0, count: Platform.allCases.count)
     /// Records ignored so far.
@@ -65,8 +67,9 @@ struct DirectoryStore {
         }
     }
 
-    /// Stores `device`, whose id the store does not hold, not gone.
-    mutating func insert(_ device: Device) {
+    /// Stores `device`, not gone, in place of the device with its id if there is one.
+    /// - Returns: the platform of the device replaced, or `nil` when the store held no device with this id.
+    mutating func put(_ device: Device) -> Platform? {
         var device = StoredDevice(device)
         let slot: Int32
         if let free = freeSlots.popLast() {
@@ -75,8 +78,15 @@ struct DirectoryStore {
             slot = Int32(slots.count)
             slots.append(nil)
         }
+        // One look-up of the id, whether it is new or replaced.
+        let replaced = slotsByID.updateValue(slot, forKey: device.id).flatMap { release($0) }
         if let app = device.app {
-            if let index = apps.firstIndex(of: app) { device.app = apps[index] } else { apps.insert(app) }
+            if app == lastApp {
+                device.app = lastApp
+            } else {
+                if let index = apps.firstIndex(of: app) { device.app = apps[index] } else { apps.insert(app) }
+                lastApp = device.app
+            }
         }
         if let index = slotsByAudience.index(forKey: device.audience) {
             // The audience's text is kept once: the device shares the index's copy.
@@ -91,16 +101,21 @@ struct DirectoryStore {
         } else {
             slotsByAudience[device.audience] = .one(slot)
         }
-        slotsByID[device.id] = slot
         slots[Int(slot)] = Slot(device: device, gone: false)
         devicesByPlatform[Self.index(of: device.platform)] += 1
+        return replaced
     }
 
     /// Removes the device with this id.
     /// - Returns: its platform, or `nil` when the store held no device with this id.
     @discardableResult
     mutating func removeDevice(id: String) -> Platform? {
-        guard let slot = slotsByID.removeValue(forKey: id), let stored = slots[Int(slot)] else { return nil }
+        slotsByID.removeValue(forKey: id).flatMap { release($0) }
+    }
+
+    /// Empties `slot`, whose id is no longer indexed; returns the platform of the device it held.
+    private mutating func release(_ slot: Int32) -> Platform? {
+        guard let stored = slots[Int(slot)] else { return nil }
         slots[Int(slot)] = nil
         freeSlots.append(slot)
         let audience = stored.device.audience
