@@ -67,7 +67,8 @@ struct DirectoryLoad: AsyncParsableCommand {
         try makeAPNsKey(at: keyFile)
 
         let broker = try ChildProcess(
-            pushgate, arguments: [
+            pushgate,
+            arguments: [
                 "broker", "--partitions", String(partitions), "--extra-topic", "push.devices", "--extra-topic",
                 "push.receipts",
             ], captureOutput: true)
@@ -134,7 +135,9 @@ struct DirectoryLoad: AsyncParsableCommand {
     private func makeAPNsKey(at path: String) throws {
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path]
+        openssl.arguments = [
+            "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path,
+        ]
         try openssl.run()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw BenchmarkError("openssl could not make a P-256 key") }

@@ -18,11 +18,14 @@ struct ThreadTimes {
             guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8) else {
                 return nil
             }
-            let fields = stat.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let fields = stat.split(separator: " ").compactMap {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             guard fields.count >= 2 else { return nil }
             let name = (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8)) ?? thread
             return ThreadTimes(
-                name: name.trimmingCharacters(in: .whitespacesAndNewlines), cpu: fields[0] / 1e9, waiting: fields[1] / 1e9)
+                name: name.trimmingCharacters(in: .whitespacesAndNewlines), cpu: fields[0] / 1e9,
+                waiting: fields[1] / 1e9)
         }.max { $0.cpu < $1.cpu }
     }
 }
