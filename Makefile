@@ -241,9 +241,13 @@ bench-console: build-release
 	cd $(BENCH) && $(SWIFT) build -c release --product console-benchmark
 	$(BENCH_BIN)/console-benchmark --pushgate .build/release/pushgate --letters $(CONSOLE_LETTERS)
 
-## The device directory of `pushgate deliver` at 1,000,000 devices (docs/deliver.md, "Sizing"): peak resident memory
-## and load time, one iteration of ordo-one/benchmark. Not in `make test` (its release build takes minutes).
-bench-directory:
+## The device directory of `pushgate deliver` at 1,000,000 devices (docs/deliver.md, "Sizing"): the records written
+## to `pushgate broker`, `deliver` (release build) timed until its /ready answers 200, its CPU time and VmHWM/VmRSS;
+## then the same records checked and applied in-process (ordo-one/benchmark: allocations). Not in `make test`.
+DIRECTORY_DEVICES ?= 1000000
+bench-directory: build-release
+	cd $(BENCH) && $(SWIFT) build -c release --product directory-load
+	$(BENCH_BIN)/directory-load --pushgate .build/release/pushgate --devices $(DIRECTORY_DEVICES)
 	cd $(BENCH) && $(SWIFT) package benchmark --target DirectoryBenchmarks --no-progress
 
 bench-console-smoke: build

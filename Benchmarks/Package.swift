@@ -44,12 +44,29 @@ let package = Package(
         .executableTarget(
             name: "DirectoryBenchmarks",
             dependencies: [
+                "DirectoryRecords",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PushDelivery", package: "pushgate"),
             ],
             path: "Benchmarks/DirectoryBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The directory records of both directory benchmarks.
+        .target(name: "DirectoryRecords", swiftSettings: swiftSettings),
+        // The directory at a million devices for real: the records on `pushgate broker`, `pushgate deliver` timed
+        // until its /ready answers 200, its CPU time and resident memory.
+        .executableTarget(
+            name: "directory-load",
+            dependencies: [
+                "BenchProcess",
+                "DirectoryRecords",
+                .product(name: "PushgateKafka", package: "pushgate"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/DirectoryLoad",
+            swiftSettings: swiftSettings
         ),
         // Translation alone in a loop, for counting its instructions with callgrind (`make bench-instructions`).
         .executableTarget(

@@ -118,4 +118,57 @@ struct DeviceDirectoryTests {
         }
         #expect(directory.allDevices().map(\.id) == directory.allDevices().map(\.id).sorted())
     }
+
+    @Test func apnsTokensComeBackExactlyAsStored() {
+        let directory = DeviceDirectory()
+        let tokens = [
+            String(repeating: "0123456789abcdef", count: 4),  // 32 bytes, lowercase: kept as bytes
+            String(repeating: "0123456789ABCDEF", count: 4),  // uppercase: kept as written
+            String(repeating: "f0", count: 200),  // 200 bytes
+            String(repeating: "fedcba9876543210", count: 4),
+        ]
+        for (index, token) in tokens.enumerated() {
+            directory.apply(.device(Self.apns("d\(index)", audience: "a\(index)", token: token)))
+        }
+        for (index, token) in tokens.enumerated() {
+            #expect(directory.device(id: "d\(index)") == Self.apns("d\(index)", audience: "a\(index)", token: token))
+            #expect(
+                directory.devices(audience: "a\(index)", platform: .apns).map(\.address) == [
+                    .apns(token: token, environment: .production)
+                ])
+        }
+        // A gone answer for another token of the same id marks nothing; for the stored token, it does.
+        let other = String(repeating: "0123456789abcdee", count: 4)
+        directory.markGone(device: Self.apns("d0", audience: "a0", token: other))
+        #expect(!directory.isGone(id: "d0"))
+        directory.markGone(device: Self.apns("d0", audience: "a0", token: tokens[0]))
+        #expect(directory.isGone(id: "d0"))
+    }
+
+    @Test func anAudienceGrowsAndShrinksInAnyOrder() {
+        let directory = DeviceDirectory()
+        let ids = ["a", "b", "c", "d"]
+        for removalOrder in [
+            ["a", "b", "c", "d"], ["d", "c", "b", "a"], ["b", "d", "a", "c"], ["c", "a", "d", "b"],
+        ] {
+            for (count, id) in ids.enumerated() {
+                directory.apply(.device(Self.apns(id)))
+                #expect(
+                    Set(directory.devices(audience: "user-1", platform: .apns).map(\.id)) == Set(ids.prefix(count + 1)))
+            }
+            var left = Set(ids)
+            for id in removalOrder {
+                directory.apply(.tombstone(id: id))
+                left.remove(id)
+                #expect(Set(directory.devices(audience: "user-1", platform: .apns).map(\.id)) == left)
+            }
+            #expect(directory.deviceCount == 0)
+        }
+        // A device moved to another audience leaves the first.
+        directory.apply(.device(Self.apns("a")))
+        directory.apply(.device(Self.apns("b")))
+        directory.apply(.device(Self.apns("b", audience: "user-2")))
+        #expect(directory.devices(audience: "user-1", platform: .apns).map(\.id) == ["a"])
+        #expect(directory.devices(audience: "user-2", platform: .apns).map(\.id) == ["b"])
+    }
 }

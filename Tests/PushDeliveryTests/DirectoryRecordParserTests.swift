@@ -119,6 +119,18 @@ struct DirectoryRecordParserTests {
     @Test func aDuplicateMemberNameIsInvalidAtItsPointer() {
         #expect(Self.violation(#"{"audience":"a","audience":"b"}"#) == "/audience: has a duplicate member name")
         #expect(Self.violation(Self.apns(#","token":"00""#)) == "/apns/token: has a duplicate member name")
+        // In an array, under a name to escape, and in an object of many members.
+        #expect(Self.violation(#"{"x/y~":[1,{"a":1,"a":2}]}"#) == "/x~1y~0/1/a: has a duplicate member name")
+        let many = (0..<20).map { #""m\#($0)":\#($0)"# }.joined(separator: ",")
+        #expect(Self.violation(#"{\#(many),"deep":{"k":1},"m3":0}"#) == "/m3: has a duplicate member name")
+        #expect(Self.violation(#"{\#(many),"deep":{"k":1,"k":2}}"#) == "/deep/k: has a duplicate member name")
+    }
+
+    @Test func stringsWithAndWithoutEscapesAreRead() {
+        let entry = Self.entry(#"{"audience":"us\u0065r-\"1\"","platform":"fcm","fcm":{"token":"t\/1\u00e9"}}"#)
+        #expect(
+            entry == .device(Device(id: "device-1", audience: "user-\"1\"", app: nil, address: .fcm(token: "t/1é"))))
+        #expect(Self.violation("{\"audience\":\"a\u{01}\"}") == "value: is not JSON: a control character in a string")
     }
 
     @Test func nestingIsBounded() {

@@ -1,4 +1,5 @@
 import Benchmark
+import DirectoryRecords
 import PushDelivery
 
 /// The device directory at the size one `pushgate deliver` must hold (SPEC 10.1, docs/deliver.md):
@@ -18,42 +19,12 @@ let benchmarks: @Sendable () -> Void = {
         let directory = DeviceDirectory()
         let parser = DirectoryRecordParser(rules: DirectoryRules(apnsBundleIDGiven: true))
         benchmark.startMeasurement()
-        for index in 0..<DirectoryRecords.count {
+        for index in 0..<DirectoryRecords.defaultCount {
             let (key, value) = DirectoryRecords.record(index)
             directory.apply(parser.entry(key: key, value: value))
         }
         benchmark.stopMeasurement()
-        precondition(directory.deviceCount == DirectoryRecords.count, "every record is a device")
+        precondition(directory.deviceCount == DirectoryRecords.defaultCount, "every record is a device")
         blackHole(directory)
-    }
-}
-
-/// The benchmark's directory records, made one at a time.
-enum DirectoryRecords {
-    static let count = 1_000_000
-
-    static let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
-    static let auth = "AAECAwQFBgcICQoLDA0ODw"
-
-    /// Record `index`: key `device-INDEX`, audience `user-INDEX/2`, a token unique to the device.
-    static func record(_ index: Int) -> (key: [UInt8], value: [UInt8]) {
-        let unique = String(index, radix: 16)
-        let value: String
-        switch index % 10 {
-        case 0..<6:
-            let token = String(repeating: "0", count: 64 - unique.count) + unique
-            value =
-                #"{"audience":"user-\#(index / 2)","platform":"apns","app":"com.example.shop.ios","#
-                + #""apns":{"token":"\#(token)"}}"#
-        case 6..<9:
-            let token = "fMEGbq3V0kU:APA91b" + String(repeating: "x", count: 145 - unique.count) + unique
-            value = #"{"audience":"user-\#(index / 2)","platform":"fcm","fcm":{"token":"\#(token)"}}"#
-        default:
-            value =
-                #"{"audience":"user-\#(index / 2)","platform":"webpush","webpush":{"subscription":{"#
-                + #""endpoint":"https://fcm.googleapis.com/fcm/send/\#(unique)","#
-                + #""keys":{"p256dh":"\#(p256dh)","auth":"\#(auth)"}}}}"#
-        }
-        return (Array("device-\(index)".utf8), Array(value.utf8))
     }
 }

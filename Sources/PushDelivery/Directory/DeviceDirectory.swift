@@ -33,8 +33,7 @@ public final class DeviceDirectory: DeviceLookup, Sendable {
         let counts = state.withLock { store -> [Int]? in
             switch entry {
             case .device(let device):
-                let before = store.removeDevice(id: device.id)
-                store.insert(device)
+                let before = store.put(device)
                 return before == device.platform ? nil : store.devicesByPlatform
             case .tombstone(let id):
                 return store.removeDevice(id: id) == nil ? nil : store.devicesByPlatform

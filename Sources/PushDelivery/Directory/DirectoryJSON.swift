@@ -39,7 +39,7 @@ enum DirectoryJSON: Sendable, Equatable {
         }
         var reader = Reader(bytes: bytes)
         reader.skipWhitespace()
-        let value = try reader.value(depth: 0, pointer: "")
+        let value = try reader.value(depth: 0)
         reader.skipWhitespace()
         guard reader.index == bytes.count else { throw SyntaxError(message: "is not JSON: text after the value") }
         return value
@@ -59,8 +59,17 @@ enum DirectoryJSON: Sendable, Equatable {
 
 extension DirectoryJSON {
     fileprivate struct Reader {
+        /// One step of the path from the whole text to the value being read: a member's name or an element's
+        /// position. The JSON Pointer they make is written only for an error that names it.
+        enum Step {
+            case member(String)
+            case element(Int)
+        }
+
         let bytes: [UInt8]
         var index = 0
+        /// The steps to the value being read (the objects and arrays it is in).
+        var path: [Step] = []
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -72,11 +81,23 @@ extension DirectoryJSON {
 
         private func invalid(_ what: String) -> SyntaxError { SyntaxError(message: "is not JSON: \(what)") }
 
-        mutating func value(depth: Int, pointer: String) throws(SyntaxError) -> DirectoryJSON {
+        /// The JSON Pointer of the value being read, then of `name` in it.
+        private func pointer(then name: String) -> String {
+            var pointer = ""
+            for step in path {
+                switch step {
+                case .member(let member): pointer += "/" + DirectoryJSON.pointerComponent(member)
+                case .element(let position): pointer += "/\(position)"
+                }
+            }
+            return pointer + "/" + DirectoryJSON.pointerComponent(name)
+        }
+
+        mutating func value(depth: Int) throws(SyntaxError) -> DirectoryJSON {
             guard let byte = current else { throw invalid("a value is missing") }
             switch byte {
-            case UInt8(ascii: "{"): return try object(depth: depth + 1, pointer: pointer)
-            case UInt8(ascii: "["): return try array(depth: depth + 1, pointer: pointer)
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): return try literal("true", .bool(true))
             case UInt8(ascii: "f"): return try literal("false", .bool(false))
@@ -97,10 +118,11 @@ extension DirectoryJSON {
             return result
         }
 
-        private mutating func object(depth: Int, pointer: String) throws(SyntaxError) -> DirectoryJSON {
+        private mutating func object(depth: Int) throws(SyntaxError) -> DirectoryJSON {
             guard depth <= DirectoryJSON.maximumDepth else { throw invalid("nested too deep") }
             index += 1
             var members: [Member] = []
+            // The names seen, in a set only for a large object: a directory value's objects have a few members.
             var names: Set<String> = []
             skipWhitespace()
             if current == UInt8(ascii: "}") {
@@ -112,15 +134,19 @@ extension DirectoryJSON {
                 guard current == UInt8(ascii: "\"") else { throw invalid("a member name is missing") }
                 let start = index
                 let name = try string()
-                let memberPointer = pointer + "/" + DirectoryJSON.pointerComponent(name)
-                guard names.insert(name).inserted else {
-                    throw SyntaxError(message: "has a duplicate member name", pointer: memberPointer)
+                if members.count < Self.linearNameSearchLimit {
+                    if members.contains(where: { $0.name == name }) { throw duplicate(name) }
+                } else {
+                    if names.isEmpty { names = Set(members.map(\.name)) }
+                    guard names.insert(name).inserted else { throw duplicate(name) }
                 }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw invalid("':' is missing") }
                 index += 1
                 skipWhitespace()
-                let value = try value(depth: depth, pointer: memberPointer)
+                path.append(.member(name))
+                let value = try value(depth: depth)
+                path.removeLast()
                 members.append(Member(name: name, value: value, bytes: start..<index))
                 skipWhitespace()
                 switch current {
@@ -133,7 +159,14 @@ extension DirectoryJSON {
             }
         }
 
-        private mutating func array(depth: Int, pointer: String) throws(SyntaxError) -> DirectoryJSON {
+        /// Up to how many members an object's names are compared one by one for a duplicate.
+        private static let linearNameSearchLimit = 16
+
+        private func duplicate(_ name: String) -> SyntaxError {
+            SyntaxError(message: "has a duplicate member name", pointer: pointer(then: name))
+        }
+
+        private mutating func array(depth: Int) throws(SyntaxError) -> DirectoryJSON {
             guard depth <= DirectoryJSON.maximumDepth else { throw invalid("nested too deep") }
             index += 1
             var elements: [DirectoryJSON] = []
@@ -144,7 +177,9 @@ extension DirectoryJSON {
             }
             while true {
                 skipWhitespace()
-                elements.append(try value(depth: depth, pointer: pointer + "/\(elements.count)"))
+                path.append(.element(elements.count))
+                elements.append(try value(depth: depth))
+                path.removeLast()
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
@@ -185,6 +220,18 @@ extension DirectoryJSON {
         /// A string starting at its opening quote; the text is valid UTF-8 (checked before reading).
         private mutating func string() throws(SyntaxError) -> String {
             index += 1
+            // The common case first: no escape, read in one piece.
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+                bytes[index] >= 0x20
+            {
+                index += 1
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            index = start
             var scalars = String.UnicodeScalarView()
             var runStart = index
             func flush(_ reader: Reader, _ scalars: inout String.UnicodeScalarView, upTo end: Int) {
