@@ -26,6 +26,8 @@ public struct TracingBackend: Sendable {
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.diagnosticLogger = .custom(logger)
+        // swift-otel's own lines at warning and above (an export that failed); `OTEL_LOG_LEVEL` says otherwise.
+        configuration.diagnosticLogLevel = .warning
         // The variables (endpoint, headers, timeouts, sampler, batch sizes) are applied over this by swift-otel.
         let backend = try OTel.makeTracingBackend(configuration: configuration)
         return TracingBackend(tracer: RecordTracer(tracer: backend.factory), service: backend.service)
