@@ -146,14 +146,10 @@ def scenario_trace(pushgate, directory, key_path, failures):
         where = {label: run.produce(INPUT, key.encode(), value, headers)
                  for label, (key, value, headers) in inputs.items()}
         outputs = run.outputs(expect=6)
-        by_id = {}
-        for record in outputs:
-            source = header(record, "pushgate-source") or header(record, "__connect.errors.offset")
-            by_id.setdefault(header(record, "pushgate-id"), []).append(record)
         failures.check(len(outputs) == 6, f"6 records written for the 5 inputs (got {len(outputs)})")
         # 4 sampled inputs (a, b, c, d) give 4 run spans; a, c, d give apns records to deliver (3 spans); a and c
         # devices give 2 POST spans; e is unsampled and exports nothing.
-        spans = receiver.wait_for(lambda spans: len([s for s in spans if s["name"] == "POST"]) >= 2
+        receiver.wait_for(lambda spans: len([s for s in spans if s["name"] == "POST"]) >= 2
                                   and len([s for s in spans if s["service"] == "pushgate-deliver"]) >= 5
                                   and len([s for s in spans if s["service"] == "pushgate-run"]) >= 4, timeout=60)
         receipts = run.receipts(expect=4, timeout=30)
