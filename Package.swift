@@ -28,6 +28,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP/HTTP exporter only: the gRPC one would build grpc-swift for nothing (SPEC 11 asks for HTTP).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // The attribute names only (no `Tracing` trait); the messaging conventions are experimental there,
+        // which that package asks to pin to one minor version.
+        .package(
+            url: "https://github.com/swift-otel/swift-otel-semantic-conventions", .upToNextMinor(from: "1.44.0"),
+            traits: ["Experimental"]),
     ],
     targets: [
         .systemLibrary(
@@ -48,9 +56,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "PushgateTracing",
+            dependencies: [
+                "PushModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PushWorker",
             dependencies: [
-                "PushTranslation", "PushgateKafka",
+                "PushTranslation", "PushgateKafka", "PushgateTracing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,7 +80,7 @@ let package = Package(
         .target(
             name: "PushDelivery",
             dependencies: [
-                "PushModel", "PushgateKafka",
+                "PushModel", "PushgateKafka", "PushgateTracing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,7 +147,7 @@ let package = Package(
             name: "pushgate",
             dependencies: [
                 "PushWorker", "PushTranslation", "PushgateKafka", "PushgateSettings", "PushgateLogging",
-                "PushgateMetrics", "PushDelivery",
+                "PushgateMetrics", "PushDelivery", "PushgateTracing",
                 "PushgateHTTP", "PushgateConsole", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -284,6 +304,14 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushgateTracingTests",
+            dependencies: [
+                "PushgateTracing", "PushModel", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,6 +3,7 @@ import Logging
 import PushModel
 import PushTranslation
 import PushgateKafka
+import Tracing
 
 /// The worker's pipeline on the consumer's poll thread: each record, as it is polled, is registered
 /// with the tracker, translated, and its outputs handed to the producer, whose delivery reports the
@@ -16,6 +17,8 @@ final class InlinePipeline: Sendable {
     private let deliveries: DeliveryContext
     private let tracker: OffsetTracker
     private let limiter: InFlightLimiter
+    /// The spans of SPEC section 11; `nil` when tracing is off (the only cost then: this one test per record).
+    private let tracing: PipelineTracing?
     /// What one batch of polled records leaves for ``afterRecords()``.
     ///
     /// `nonisolated(unsafe)` because a `Sendable` class has no mutable property Swift can check; it is
@@ -37,13 +40,14 @@ final class InlinePipeline: Sendable {
 
     init(
         worker: PushWorker, translator: Translator, deliveries: DeliveryContext, tracker: OffsetTracker,
-        limiter: InFlightLimiter
+        limiter: InFlightLimiter, tracing: PipelineTracing? = nil
     ) {
         self.worker = worker
         self.translator = translator
         self.deliveries = deliveries
         self.tracker = tracker
         self.limiter = limiter
+        self.tracing = tracing
     }
 
     /// The consumer's hand-over: records in place, delivery reports served between them.
@@ -72,6 +76,10 @@ final class InlinePipeline: Sendable {
             limiter.release()
             return
         }
+        if let tracing {
+            handleTraced(record, ticket: ticket, readAtMs: readAtMs, tracing: tracing)
+            return
+        }
         let started = Self.monotonicNanoseconds()
         let input = InputRecord(record)
         let translation = translator.translation(of: input, readAtMs: readAtMs)
@@ -79,6 +87,25 @@ final class InlinePipeline: Sendable {
         batch.durations.append(duration)
         worker.report(translation)
         produce(input, translation, ticket: ticket)
+    }
+
+    /// ``handle(_:assignmentEpoch:)`` with tracing on: the same steps inside the input's span, which is
+    /// current (for the log lines' `trace_id` and `span_id`) until its records are handed over.
+    private func handleTraced(
+        _ record: KafkaRecordView, ticket: OffsetTracker.Ticket, readAtMs: Int64, tracing: PipelineTracing
+    ) {
+        var input = InputRecord(record)
+        let span = tracing.begin(&input)
+        let started = Self.monotonicNanoseconds()
+        InstrumentationContext.withValue(span.context) {
+            let translation = translator.translation(of: input, readAtMs: readAtMs)
+            let duration = Self.monotonicNanoseconds() &- started
+            batch.durations.append(duration)
+            tracing.record(translation, on: span)
+            worker.report(translation)
+            produce(input, translation, ticket: ticket)
+        }
+        span.end()
     }
 
     /// The monotonic clock in nanoseconds, read straight from `clock_gettime` (`DispatchTime.now()` goes

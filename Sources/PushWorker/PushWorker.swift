@@ -3,6 +3,7 @@ import Logging
 import PushModel
 import PushTranslation
 import PushgateKafka
+import PushgateTracing
 import ServiceLifecycle
 
 /// The pipeline: consume the input topic, translate each record, produce its outputs and dead letters,
@@ -24,15 +25,18 @@ public struct PushWorker: Service {
     private let health: WorkerHealth
     /// ``PushWorkerConfiguration/producerRecordLimit``, worked out once (it parses the settings).
     private let recordLimit: Int
+    /// The spans of SPEC section 11, `nil` when tracing is off.
+    private let tracer: RecordTracer?
 
     /// Creates a worker; nothing connects before ``run()``.
     /// - Parameters:
     ///   - statisticsHandler: receives librdkafka's statistics JSON of both clients (after `metrics`).
     ///   - metrics: where counts, durations, lag and queue depths go. Default: nowhere.
     ///   - health: updated with the worker's group membership, connection, draining and fatal errors.
+    ///   - tracer: makes one span per input record (SPEC section 11); `nil`: tracing is off.
     public init(
         configuration: PushWorkerConfiguration, logger: Logger, statisticsHandler: (@Sendable (String) -> Void)? = nil,
-        metrics: WorkerMetrics = WorkerMetrics(), health: WorkerHealth = WorkerHealth()
+        metrics: WorkerMetrics = WorkerMetrics(), health: WorkerHealth = WorkerHealth(), tracer: RecordTracer? = nil
     ) {
         self.configuration = configuration
         self.logger = logger
@@ -40,6 +44,7 @@ public struct PushWorker: Service {
         self.metrics = metrics
         self.health = health
         self.recordLimit = configuration.producerRecordLimit
+        self.tracer = tracer
     }
 
     /// Runs until graceful shutdown (returns) or a fatal error (throws); ``WorkerHealth`` reports draining
@@ -86,7 +91,8 @@ public struct PushWorker: Service {
         let deliveries = DeliveryContext(
             ledger: ledger, producer: producer, translator: translator, logger: logger, recordLimit: recordLimit)
         let pipeline = InlinePipeline(
-            worker: self, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter)
+            worker: self, translator: translator, deliveries: deliveries, tracker: tracker, limiter: limiter,
+            tracing: tracer.map { PipelineTracing(tracer: $0, group: configuration.groupId) })
         let consumer: KafkaConsumer
         do {
             consumer = try KafkaConsumer(

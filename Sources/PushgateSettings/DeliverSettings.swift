@@ -20,9 +20,12 @@ public struct DeliverSettings: Sendable {
     public var secrets: [String] { KafkaSecrets.secretValues(of: delivery.kafkaProperties) }
 
     /// Sets up the process's logging (once per process) and returns a logger labelled `label`.
-    public func bootstrapLogging(label: String) -> Logger {
+    /// `metadata` adds to every line (the current span's ids, when tracing is on).
+    public func bootstrapLogging(label: String, metadata: Logger.MetadataProvider? = nil) -> Logger {
         let (format, secrets) = (logFormat, self.secrets)
-        LoggingSystem.bootstrap { PushgateLogHandler(label: $0, format: format, secrets: secrets) }
+        LoggingSystem.bootstrap {
+            PushgateLogHandler(label: $0, format: format, secrets: secrets, metadataProvider: metadata)
+        }
         var logger = Logger(label: label)
         logger.logLevel = logLevel
         return logger

@@ -6,6 +6,7 @@ import PushgateHTTP
 import PushgateKafka
 import PushgateMetrics
 import PushgateSettings
+import PushgateTracing
 import ServiceLifecycle
 
 /// `pushgate deliver`: the delivery worker (SPEC 10).
@@ -37,6 +38,7 @@ struct DeliverCommand: AsyncParsableCommand {
         _ = try validating { () throws(SettingError) in
             try DeliverSettings.resolve(options, environment: EnvironmentSettings())
         }
+        _ = try TracingStart.settings(defaultServiceName: "pushgate-deliver")
     }
 
     func run() async throws {
@@ -46,7 +48,8 @@ struct DeliverCommand: AsyncParsableCommand {
                 try DeliverSettings.resolve(options, environment: EnvironmentSettings(), checkingFiles: true)
             }
         }
-        let logger = settings.bootstrapLogging(label: "pushgate-deliver")
+        let tracing = try TracingStart.settings(defaultServiceName: "pushgate-deliver")
+        let logger = settings.bootstrapLogging(label: "pushgate-deliver", metadata: TracingStart.logMetadata(tracing))
         var configuration = settings.delivery
         logger.info(
             "starting",
@@ -76,6 +79,13 @@ struct DeliverCommand: AsyncParsableCommand {
         }
         let health = WorkerHealth()
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        let tracer: RecordTracer?
+        do {
+            tracer = try TracingStart.backend(tracing, services: &services, logger: logger)
+        } catch {
+            await wiring.close()
+            throw error
+        }
         if let port = configuration.metricsPort {
             services.append(
                 .init(
@@ -90,7 +100,7 @@ struct DeliverCommand: AsyncParsableCommand {
             .init(
                 service: DeliveryWorker(
                     configuration: configuration, services: wiring.services, logger: logger,
-                    metrics: metrics.delivery, health: health),
+                    metrics: metrics.delivery, health: health, tracer: tracer),
                 successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
                 serviceName: ServiceName.worker))
         // Last: graceful shutdown reaches the services in reverse order, this one first.

@@ -7,6 +7,7 @@ import PushgateHTTP
 import PushgateKafka
 import PushgateMetrics
 import PushgateSettings
+import PushgateTracing
 import ServiceLifecycle
 
 /// `pushgate run`: the Kafka stream worker.
@@ -40,6 +41,7 @@ struct RunCommand: AsyncParsableCommand {
         _ = try validating { () throws(SettingError) in
             try RunSettings.resolve(options, environment: EnvironmentSettings(), readingFile: false)
         }
+        _ = try TracingStart.settings(defaultServiceName: "pushgate-run")
     }
 
     func run() async throws {
@@ -52,7 +54,8 @@ struct RunCommand: AsyncParsableCommand {
                 try RunSettings.resolve(options, environment: EnvironmentSettings(), readingFile: true)
             }
         }
-        let logger = settings.bootstrapLogging(label: "pushgate")
+        let tracing = try TracingStart.settings(defaultServiceName: "pushgate-run")
+        let logger = settings.bootstrapLogging(label: "pushgate", metadata: TracingStart.logMetadata(tracing))
         signals.log(to: logger)
         var worker = settings.worker
         logger.info(
@@ -66,6 +69,7 @@ struct RunCommand: AsyncParsableCommand {
                 "allocator": "\(Allocator.description)",
             ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        let tracer = try TracingStart.backend(tracing, services: &services, logger: logger)
         if worker.bootstrapServers.isEmpty {
             let broker = try await worker.startEmbeddedBroker(partitions: settings.partitions, logger: logger)
             worker.bootstrapServers = broker.bootstrapServers
@@ -89,7 +93,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         services.append(
             .init(
-                service: PushWorker(configuration: worker, logger: logger, metrics: metrics.worker, health: health),
+                service: PushWorker(
+                    configuration: worker, logger: logger, metrics: metrics.worker, health: health, tracer: tracer),
                 successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
                 serviceName: ServiceName.worker))
         // Last: graceful shutdown reaches the services in reverse order, this one first.

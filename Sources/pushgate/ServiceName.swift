@@ -8,4 +8,5 @@ enum ServiceName {
     static let console = "console"
     static let playground = "playground"
     static let shutdownDeadline = "shutdown-deadline"
+    static let tracing = "tracing-exporter"
 }

@@ -110,10 +110,10 @@ class DeliverRun:
             raise RuntimeError(f"produce to {topic} failed: {where.get('error')}")
         return where["at"]
 
-    def start_deliver(self, arguments, log_level, extra=()):
+    def start_deliver(self, arguments, log_level, extra=(), env=None):
         """Starts `pushgate deliver` with the broker, `arguments`, the receipts, metrics and log level, the quick
-        group timings and `extra`; its standard error goes to a new file of `logs`. Waits up to 60 s for /ready to
-        answer 200."""
+        group timings and `extra` (and `env`'s variables over this process's); its standard error goes to a new
+        file of `logs`. Waits up to 60 s for /ready to answer 200."""
         self.metrics_port = free_port()
         log_path = self.path(f"deliver-{len(self.delivers) + 1}.log")
         self.logs.append(log_path)
@@ -122,7 +122,7 @@ class DeliverRun:
                 [self.pushgate, "deliver", "--bootstrap-servers", self.address] + list(arguments)
                 + ["--receipts", "all", "--metrics-port", str(self.metrics_port), "--log-level", log_level] + QUICK
                 + list(extra),
-                stdout=subprocess.DEVNULL, stderr=log)
+                stdout=subprocess.DEVNULL, stderr=log, env=dict(os.environ, **env) if env else None)
         self.delivers.append(process)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -11,14 +11,17 @@ public final class ChildProcess: @unchecked Sendable {
     public let name: String
 
     /// Starts `executable` with `arguments`; standard output is captured when `captureOutput`, standard
-    /// error is the benchmark's. The environment is emptied but for `PATH` and `HOME`, so no
-    /// `PUSHGATE_*` variable of the caller changes a contender.
-    public init(_ executable: String, arguments: [String], captureOutput: Bool) throws {
+    /// error is the benchmark's. The environment is emptied but for `PATH` and `HOME` (and `environment`), so
+    /// no `PUSHGATE_*` or `OTEL_*` variable of the caller changes a contender.
+    public init(
+        _ executable: String, arguments: [String], captureOutput: Bool, environment: [String: String] = [:]
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let inherited = ProcessInfo.processInfo.environment
         process.environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": inherited["HOME"] ?? "/tmp"]
+            .merging(environment) { $1 }
         let output = captureOutput ? Pipe() : nil
         process.standardOutput = output ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -6,6 +6,8 @@ enum Contender: String, CaseIterable, ExpressibleByArgument, Sendable {
     case worker
     /// The C program straight on librdkafka writing the worker's records, translated before the run.
     case librdkafkaC = "librdkafka-c"
+    /// `pushgate run` with tracing on: the `--traced-env` variables (an OTLP endpoint, a sampler).
+    case tracedWorker = "worker-traced"
 }
 
 /// One contender's run.

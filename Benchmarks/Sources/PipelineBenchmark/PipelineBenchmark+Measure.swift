@@ -18,11 +18,13 @@ struct ContenderCommands: Sendable {
     /// librdkafka's mock cluster: pushgate run keeps one produce request in flight there, and so does
     /// librdkafka-c.
     let isMock: Bool
+    /// The `OTEL_*` variables of ``Contender/tracedWorker``.
+    let tracedEnvironment: [String: String]
 
     /// The executable and arguments of `contender` in the consumer group `groupId`.
     func command(_ contender: Contender, groupId: String) -> (String, [String]) {
         switch contender {
-        case .worker:
+        case .worker, .tracedWorker:
             let flags = properties.sorted { $0.key < $1.key }.flatMap { ["-X", "\($0.key)=\($0.value)"] }
             return (
                 pushgate,
@@ -123,7 +125,9 @@ extension PipelineBenchmark {
         let startEnds: [KafkaTopicPartition: Int64]
         do {
             startEnds = verify ? try await OutputDigest.ends(context.observer, topics: Self.outputTopics) : [:]
-            child = try ChildProcess(executable, arguments: arguments, captureOutput: contender == .librdkafkaC)
+            child = try ChildProcess(
+                executable, arguments: arguments, captureOutput: contender == .librdkafkaC,
+                environment: contender == .tracedWorker ? context.contenders.tracedEnvironment : [:])
         } catch {
             await progress.close()
             throw error

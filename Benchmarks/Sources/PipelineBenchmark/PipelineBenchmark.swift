@@ -58,8 +58,35 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Option(help: "Runs; the table reports each and the median.")
     var runs = 5
 
-    @Option(help: ArgumentHelp("Contenders to run (repeatable): worker, librdkafka-c.", valueName: "NAME"))
-    var contender: [Contender] = Contender.allCases
+    @Option(
+        help: ArgumentHelp(
+            "Contenders to run (repeatable): worker, librdkafka-c, worker-traced (default: the first two; the third with --traced-env).",
+            valueName: "NAME"))
+    var contender: [Contender] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "An environment variable of worker-traced, `pushgate run` with tracing on (repeatable; e.g. OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318, OTEL_TRACES_SAMPLER_ARG=0.01). Adds worker-traced to the default contenders.",
+            valueName: "NAME=VALUE"))
+    var tracedEnv: [String] = []
+
+    /// The contenders asked for, or the default ones.
+    var chosenContenders: [Contender] {
+        if !contender.isEmpty { return contender }
+        return tracedEnv.isEmpty ? [.worker, .librdkafkaC] : Contender.allCases
+    }
+
+    /// `--traced-env` as a dictionary.
+    func tracedEnvironment() throws -> [String: String] {
+        var environment: [String: String] = [:]
+        for entry in tracedEnv {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw ValidationError("--traced-env \(entry): not NAME=VALUE")
+            }
+            environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        return environment
+    }
 
     @Option(help: "Most input records in flight of both contenders (`pushgate run --max-in-flight`).")
     var maxInFlight = 4000
@@ -94,7 +121,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard pollMs >= 1, timeout >= 1 else { throw ValidationError("--poll-ms and --timeout must be positive") }
-        guard !contender.isEmpty else { throw ValidationError("name at least one --contender") }
+        if chosenContenders.contains(.tracedWorker), try tracedEnvironment().isEmpty {
+            throw ValidationError("worker-traced needs --traced-env (at least OTEL_EXPORTER_OTLP_ENDPOINT)")
+        }
         _ = try properties()
     }
 
@@ -190,7 +219,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let contenders = ContenderCommands(
             pushgate: pushgate, cProgram: cProgram, servers: servers, inputTopic: Self.inputTopic,
             recordsPath: recordsPath, maxInFlight: maxInFlight, properties: properties, translator: translator,
-            isMock: isMock)
+            isMock: isMock, tracedEnvironment: try tracedEnvironment())
         let perPartition = Double(input.bytes) / Double(max(input.partitions, 1)) / 1_048_576
         print(
             """
@@ -215,7 +244,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
         // broker's first reads of the data): one librdkafka-c pass first, shown, not counted.
         let warmUp = try await measure(.librdkafkaC, run: 0, expectedOutputs: input.expectedOutputs, context: context)
         print(warmUp.row("warm", .librdkafkaC) + "  (warm-up, not counted)")
-        let order = Contender.allCases.filter(contender.contains)
+        let order = Contender.allCases.filter(chosenContenders.contains)
         var results: [Contender: [Measurement]] = [:]
         for run in 1...runs {
             let rotation = (run - 1) % order.count
@@ -243,6 +272,19 @@ struct PipelineBenchmark: AsyncParsableCommand {
             for contender in order { if let median = medians[contender] { print(median.row("med", contender)) } }
         }
         print("")
+        if let worker = medians[.worker], let traced = medians[.tracedWorker] {
+            // Each run's worker and traced worker ran one after the other, under much the same other load.
+            let runRatios = zip(results[.tracedWorker] ?? [], results[.worker] ?? []).map {
+                String(format: "%.3f", $0.cpuMicrosecondsPerRecord / $1.cpuMicrosecondsPerRecord)
+            }
+            print(
+                String(
+                    format:
+                        "tracing: worker-traced %.2f us CPU per input, worker %.2f us, worker-traced/worker %.3f (run by run: %@)",
+                    traced.cpuMicrosecondsPerRecord, worker.cpuMicrosecondsPerRecord,
+                    traced.cpuMicrosecondsPerRecord / worker.cpuMicrosecondsPerRecord, runRatios.joined(separator: ", ")
+                ))
+        }
         guard let worker = medians[.worker], let c = medians[.librdkafkaC] else { return }
         let ratio = worker.cpuMicrosecondsPerRecord / c.cpuMicrosecondsPerRecord
         // Each run's two contenders ran one after the other, under much the same other load.

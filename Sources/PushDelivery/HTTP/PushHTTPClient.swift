@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
+import Tracing
 
 /// How the senders' HTTP client connects: trusted CAs and time limits (SPEC 10.3 to 10.6, 10.8).
 public struct PushHTTPConfiguration: Sendable {
@@ -101,12 +102,19 @@ public final class PushHTTPClient: Sendable {
         request.method = .POST
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         request.body = .bytes(ByteBuffer(bytes: body))
+        let span = RequestSpans.current?.start(url: url)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
         } catch {
-            return .failed(Self.failure(error, taskCancelled: Task.isCancelled))
+            let failure = Self.failure(error, taskCancelled: Task.isCancelled)
+            if let span {
+                span.attributes["error.type"] = SpanAttribute.string(failure.reason)
+                span.setStatus(SpanStatus(code: .error))
+            }
+            return .failed(failure)
         }
+        span?.attributes["http.response.status_code"] = SpanAttribute.int64(Int64(response.status.code))
         let fields = response.headers.map { (name: $0.name, value: $0.value) }
         let body: [UInt8]?
         do {

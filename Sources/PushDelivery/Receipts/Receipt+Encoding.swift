@@ -1,3 +1,5 @@
+import PushgateTracing
+
 /// The bytes of a receipt record (SPEC 10.7): its key, its compact JSON value and its headers.
 extension Receipt {
     /// The names of the receipt's own headers, in the order they are written.
@@ -36,11 +38,18 @@ extension Receipt {
         return json.finish()
     }
 
-    /// The headers, in order: `pushgate-outcome`, then `pushgate-source` and `pushgate-id` when known.
+    /// The headers, in order: `pushgate-outcome`, then `pushgate-source` and `pushgate-id` when known, then
+    /// `traceparent` and `tracestate` when traced.
     public var headers: [(name: String, value: [UInt8])] {
         var headers: [(name: String, value: [UInt8])] = [(HeaderName.outcome, Array(outcome.rawValue.utf8))]
         if let source { headers.append((HeaderName.source, Array(source.utf8))) }
         if let id { headers.append((HeaderName.id, Array(id.utf8))) }
+        if let trace {
+            headers.append((TraceHeaders.traceparentName, Array(trace.traceparent.utf8)))
+            if let tracestate = trace.tracestate {
+                headers.append((TraceHeaders.tracestateName, Array(tracestate.utf8)))
+            }
+        }
         return headers
     }
 }

@@ -1,3 +1,5 @@
+import PushgateTracing
+
 /// What one final outcome comes to in `push.receipts` (SPEC 10.7): a record keyed by the device id, whose
 /// value says what the push service answered, for the application that owns the directory.
 ///
@@ -40,6 +42,9 @@ public struct Receipt: Sendable, Hashable {
     public var messageID: String?
     /// A web push service's `Location`.
     public var location: String?
+    /// The delivered record's span (SPEC section 11), written as `traceparent` and `tracestate` headers;
+    /// `nil` when tracing is off.
+    public var trace: TraceHeaders? = nil
 
     /// Creates a receipt of `outcome` on `platform`; the other members are set by name.
     public init(

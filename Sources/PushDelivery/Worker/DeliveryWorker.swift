@@ -1,6 +1,7 @@
 import Logging
 import PushModel
 import PushgateKafka
+import PushgateTracing
 import ServiceLifecycle
 import Synchronization
 
@@ -25,18 +26,23 @@ public struct DeliveryWorker: Service {
     public let pauses: CredentialPauses
     /// Set once the directory is read up to its end.
     let directoryRead = ReadyFlag()
+    /// The spans of SPEC section 11; `nil`: tracing is off.
+    private let tracer: RecordTracer?
 
     /// Creates a worker; nothing connects before ``run()``. `health`'s readiness also waits for the
     /// directory and for no platform to be paused.
+    /// `tracer` makes the spans of SPEC section 11 (`nil`: tracing is off).
     public init(
         configuration: DeliveryConfiguration, services: DeliveryServices, logger: Logger,
-        metrics: DeliveryMetrics = DeliveryMetrics(), health: WorkerHealth = WorkerHealth()
+        metrics: DeliveryMetrics = DeliveryMetrics(), health: WorkerHealth = WorkerHealth(),
+        tracer: RecordTracer? = nil
     ) {
         self.configuration = configuration
         self.services = services
         self.logger = logger
         self.metrics = metrics
         self.health = health
+        self.tracer = tracer
         let pauses = CredentialPauses(
             policy: configuration.retry, logger: logger, onChange: { metrics.recordPaused(platform: $0, $1) })
         self.pauses = pauses
@@ -101,11 +107,11 @@ public struct DeliveryWorker: Service {
         let delivery = RecordDelivery(
             attempts: PushAttempts(
                 senders: services.senders, maxInFlightRequests: configuration.maxInFlightRequests, pauses: pauses,
-                policy: configuration.retry, metrics: metrics),
+                policy: configuration.retry, metrics: metrics, tracer: tracer),
             directory: services.directory,
             receipts: KafkaReceiptWriter(producer: producer, topic: configuration.receiptsTopic),
             selection: configuration.receipts, bundleID: configuration.apns.bundleID, metrics: metrics,
-            logger: logger)
+            logger: logger, tracer: tracer, group: configuration.groupId)
         let committer = OffsetCommitter(consumer: consumer, tracker: tracker, logger: logger)
         var failure: (any Error)?
         do {

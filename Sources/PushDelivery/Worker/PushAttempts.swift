@@ -1,5 +1,7 @@
 import Foundation
 import PushgateKafka
+import PushgateTracing
+import Tracing
 
 /// Sends one push until it has a final outcome (SPEC 10.6): waits while its platform is paused, takes
 /// one of the platform's request slots (`--max-in-flight-requests`) per request, retries what is
@@ -16,11 +18,14 @@ public struct PushAttempts: Sendable {
     let metrics: DeliveryMetrics
     /// Now, in ms since 1970 (expiries are wall-clock times).
     let wallClock: @Sendable () -> Int64
+    /// Makes a `POST` span per request, children of the current span (SPEC section 11); `nil`: tracing is off.
+    let tracer: RecordTracer?
 
     /// Creates the attempts of pushes through `senders`.
     public init(
         senders: [any PushSender], maxInFlightRequests: Int, pauses: CredentialPauses, policy: RetryPolicy,
-        metrics: DeliveryMetrics, wallClock: @escaping @Sendable () -> Int64 = DeliveryClock.nowMilliseconds
+        metrics: DeliveryMetrics, wallClock: @escaping @Sendable () -> Int64 = DeliveryClock.nowMilliseconds,
+        tracer: RecordTracer? = nil
     ) {
         var byPlatform: [Platform: any PushSender] = [:]
         var slots: [Platform: InFlightLimiter] = [:]
@@ -34,6 +39,7 @@ public struct PushAttempts: Sendable {
         self.policy = policy
         self.metrics = metrics
         self.wallClock = wallClock
+        self.tracer = tracer
     }
 
     /// Whether a sender serves `platform`.
@@ -82,7 +88,7 @@ public struct PushAttempts: Sendable {
                 return nil
             }
             let sent = ContinuousClock.now
-            let answer = await sender.send(push)
+            let answer = await send(push, with: sender, platform: platform)
             slots.release()
             // A final answer without a status is the sender's own refusal (an endpoint not allowed, an unknown app):
             // no request was made, and receipts count requests.
@@ -116,6 +122,15 @@ public struct PushAttempts: Sendable {
                 if expiry != .oneAttempt { metrics.recordRetry(platform: platform) }
             }
         }
+    }
+
+    /// `sender`'s answer to `push`, the requests it makes traced when tracing is on (SPEC section 11).
+    private func send(_ push: DevicePush, with sender: any PushSender, platform: Platform) async -> PushAnswer {
+        guard let tracer else { return await sender.send(push) }
+        let spans = RequestSpans(tracer: tracer, parent: InstrumentationContext.current ?? .topLevel)
+        let answer = await RequestSpans.$current.withValue(spans) { await sender.send(push) }
+        spans.end(platform: platform, outcome: RequestSpans.outcome(of: answer))
+        return answer
     }
 
     private func final(_ outcome: Outcome, _ details: AnswerDetails, attempts: Int) -> FinalAnswer {

@@ -1,5 +1,7 @@
 import Logging
 import PushModel
+import PushgateTracing
+import Tracing
 
 /// What one delivered record becomes (SPEC 10.2): its devices from the directory (or a broadcast, a dry
 /// run, `no_device`), each sent until it has a final outcome, each outcome counted, a `gone` device marked
@@ -13,11 +15,16 @@ public struct RecordDelivery: Sendable {
     let bundleID: String?
     let metrics: DeliveryMetrics
     let logger: Logger
+    /// Writes the current span's `traceparent` on receipts (SPEC section 11); `nil`: tracing is off.
+    let tracer: RecordTracer?
+    /// The consumer group, on the records' spans.
+    let group: String?
 
     /// Creates the delivery of records through `attempts` to the devices of `directory`.
     public init(
         attempts: PushAttempts, directory: any DeviceLookup, receipts: any ReceiptWriter, selection: ReceiptSelection,
-        bundleID: String?, metrics: DeliveryMetrics, logger: Logger
+        bundleID: String?, metrics: DeliveryMetrics, logger: Logger, tracer: RecordTracer? = nil,
+        group: String? = nil
     ) {
         self.attempts = attempts
         self.directory = directory
@@ -26,6 +33,8 @@ public struct RecordDelivery: Sendable {
         self.bundleID = bundleID
         self.metrics = metrics
         self.logger = logger
+        self.tracer = tracer
+        self.group = group
     }
 
     /// Delivers `record` to each of its devices; returns `true` once every one has a final outcome and
@@ -99,7 +108,9 @@ public struct RecordDelivery: Sendable {
     ) async throws {
         metrics.recordOutcome(platform: platform, outcome: answer.outcome, reason: answer.details.reason)
         guard selection.selects(answer.outcome) else { return }
-        try await receipts.write(receipt(of: record, platform: platform, device: device, key: key, answer: answer))
+        var receipt = receipt(of: record, platform: platform, device: device, key: key, answer: answer)
+        if let tracer, let context = InstrumentationContext.current { receipt.trace = tracer.traceHeaders(of: context) }
+        try await receipts.write(receipt)
     }
 
     /// The receipt of `answer` (SPEC 10.7).

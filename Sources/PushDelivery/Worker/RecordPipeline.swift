@@ -1,4 +1,6 @@
+import PushModel
 import PushgateKafka
+import Tracing
 
 /// Where a read record goes: delivered in a task of its own; its ticket acknowledged (so that its
 /// partition's offset may advance past it, ``OffsetTracker``) only once ``RecordDelivery`` says every
@@ -16,12 +18,23 @@ struct RecordPipeline: Sendable {
         tasks.start(ticket.partition) {
             defer { limiter.release() }
             do {
-                if try await delivery.deliver(record) { tracker.acknowledge(ticket) }
+                if try await Self.deliver(record, with: delivery) { tracker.acknowledge(ticket) }
             } catch is CancellationError {
                 // Abandoned at shutdown: read again by the partition's next owner.
             } catch {
                 limiter.fail(ReceiptFailure(record: record.coordinates, error: error))
             }
         }
+    }
+
+    /// Delivers `record`, inside its consumer span when tracing is on (SPEC section 11): the span is current
+    /// for the requests' spans, the receipts' `traceparent` and the log lines.
+    private static func deliver(_ record: DeliveredRecord, with delivery: RecordDelivery) async throws -> Bool {
+        guard let tracer = delivery.tracer else { return try await delivery.deliver(record) }
+        let span = tracer.startProcessSpan(
+            topic: record.topic, partition: record.partition, offset: record.offset, group: delivery.group, key: nil,
+            headers: record.headers.map { RecordHeader(name: $0.name, value: $0.value) })
+        defer { span.end() }
+        return try await InstrumentationContext.withValue(span.context) { try await delivery.deliver(record) }
     }
 }

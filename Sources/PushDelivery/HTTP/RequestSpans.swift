@@ -1,0 +1,59 @@
+import Foundation
+import PushgateTracing
+import Synchronization
+import Tracing
+
+/// The client spans `POST` of the push-service requests one send makes (SPEC section 11): started by
+/// ``PushHTTPClient`` for each request while a send's `RequestSpans` is current, ended by ``PushAttempts``
+/// once the sender's answer is known, with its platform and outcome. Never the device token: a span names the
+/// service's host and port, not the URL.
+final class RequestSpans: Sendable {
+    /// The spans of the send in progress in this task, `nil` when tracing is off.
+    @TaskLocal static var current: RequestSpans?
+
+    private let tracer: RecordTracer
+    /// The delivered record's span, the parent of every request's.
+    private let parent: InstrumentationContext
+    private let spans = Mutex<[any Span]>([])
+
+    /// The spans of one send, children of `parent`.
+    init(tracer: RecordTracer, parent: InstrumentationContext) {
+        self.tracer = tracer
+        self.parent = parent
+    }
+
+    /// Starts the span of a request to `url`.
+    func start(url: String) -> any Span {
+        let address = URL(string: url)
+        let host = address?.host ?? ""
+        let port = address?.port ?? (address?.scheme == "http" ? 80 : 443)
+        let span = tracer.startRequestSpan(host: host, port: port, context: parent)
+        spans.withLock { $0.append(span) }
+        return span
+    }
+
+    /// Ends every request's span with `platform` and `outcome` (the last request's; an earlier request of the
+    /// same send was refused for its token, which the sender renewed).
+    func end(platform: Platform, outcome: String) {
+        let spans = self.spans.withLock { spans in
+            defer { spans.removeAll() }
+            return spans
+        }
+        for (index, span) in spans.enumerated() {
+            span.attributes["pushgate.platform"] = SpanAttribute.string(platform.rawValue)
+            span.attributes["pushgate.outcome"] = SpanAttribute.string(
+                index == spans.count - 1 ? outcome : "token_refused")
+            span.end()
+        }
+    }
+
+    /// The `pushgate.outcome` of a sender's answer: the final outcome, or `retry` and `credentials_refused`
+    /// for the answers after which the request is made again.
+    static func outcome(of answer: PushAnswer) -> String {
+        switch answer {
+        case .final(let outcome, _): outcome.rawValue
+        case .transient: "retry"
+        case .credentials: "credentials_refused"
+        }
+    }
+}

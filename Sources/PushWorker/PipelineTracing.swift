@@ -1,0 +1,36 @@
+import PushModel
+import PushTranslation
+import PushgateTracing
+import Tracing
+
+/// The pipeline's part of SPEC section 11, when tracing is on: one consumer span per input, whose
+/// `traceparent` (and `tracestate`) every record written for that input carries in place of the input's.
+struct PipelineTracing: Sendable {
+    let tracer: RecordTracer
+    /// The consumer group, `messaging.consumer.group.name`.
+    let group: String
+
+    /// Starts the span of `input` and puts its trace headers in place of the input's own, so that the
+    /// translator forwards them, at the forwarded headers' place, on every output and dead letter.
+    func begin(_ input: inout InputRecord) -> any Span {
+        let span = tracer.startProcessSpan(
+            topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
+            headers: input.headers)
+        if let headers = tracer.traceHeaders(of: span) { input.headers = headers.replacing(in: input.headers) }
+        return span
+    }
+
+    /// Writes on the span of an input what it was translated into: the formats written, and a dead letter's
+    /// first error as the span's error.
+    func record(_ translation: Translation, on span: any Span) {
+        if span.isRecording {
+            var formats: [String] = []
+            for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
+            span.attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
+            if let error = translation.deadLetters.first?.errors.first {
+                span.attributes["error.type"] = SpanAttribute.string(error.code.rawValue)
+                span.setStatus(SpanStatus(code: .error))
+            }
+        }
+    }
+}

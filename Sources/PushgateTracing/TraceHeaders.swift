@@ -1,0 +1,70 @@
+import PushModel
+
+/// The W3C Trace Context headers of one span, as pushgate writes them on a record (SPEC section 11):
+/// `traceparent`, and `tracestate` when the trace has one.
+public struct TraceHeaders: Sendable, Hashable {
+    /// `traceparent`: the header's name.
+    public static let traceparentName = "traceparent"
+    /// `tracestate`: the header's name.
+    public static let tracestateName = "tracestate"
+
+    /// `00-TRACEID-SPANID-FLAGS`.
+    public var traceparent: String
+    /// The vendors' entries, `nil` when there are none.
+    public var tracestate: String?
+
+    /// The headers of a span whose `traceparent` and `tracestate` are these.
+    public init(traceparent: String, tracestate: String? = nil) {
+        self.traceparent = traceparent
+        self.tracestate = tracestate
+    }
+
+    /// The headers as a list: `traceparent`, then `tracestate` when there is one.
+    public var list: [RecordHeader] {
+        var headers = [RecordHeader(name: Self.traceparentName, text: traceparent)]
+        if let tracestate { headers.append(RecordHeader(name: Self.tracestateName, text: tracestate)) }
+        return headers
+    }
+
+    /// Whether `name` is `traceparent` or `tracestate` (ASCII case-insensitively, as W3C names are).
+    public static func isTraceHeader(_ name: String) -> Bool {
+        name.utf8.count <= 11
+            && (equalsIgnoringASCIICase(name, traceparentName) || equalsIgnoringASCIICase(name, tracestateName))
+    }
+
+    /// `headers` with these in place of the trace headers they have: at the place of the first of them, or, when
+    /// they have none, after the others. Every other header keeps its place and order.
+    public func replacing(in headers: [RecordHeader]) -> [RecordHeader] {
+        var replaced: [RecordHeader] = []
+        replaced.reserveCapacity(headers.count + 2)
+        var written = false
+        for header in headers {
+            guard Self.isTraceHeader(header.name) else {
+                replaced.append(header)
+                continue
+            }
+            if !written {
+                replaced.append(contentsOf: list)
+                written = true
+            }
+        }
+        if !written { replaced.append(contentsOf: list) }
+        return replaced
+    }
+
+    /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text.
+    static func value(of name: String, in headers: [RecordHeader]) -> String? {
+        for header in headers where equalsIgnoringASCIICase(header.name, name) {
+            guard let bytes = header.value else { return nil }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        return nil
+    }
+
+    private static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {
+        left.utf8.count == right.utf8.count
+            && zip(left.utf8, right.utf8).allSatisfy { a, b in
+                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+            }
+    }
+}

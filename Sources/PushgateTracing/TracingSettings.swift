@@ -1,0 +1,97 @@
+/// What the standard `OTEL_*` variables ask of pushgate's tracing (SPEC section 11), read from the environment
+/// once at start: whether traces are exported at all, and the settings checked before the exporter is made.
+/// The exporter itself (endpoint, headers, timeouts, batch sizes, sampler) reads the same variables through
+/// swift-otel.
+public struct TracingSettings: Sendable, Equatable {
+    /// Where spans go: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT`; `nil`: tracing is off.
+    public var endpoint: String?
+    /// `OTEL_SERVICE_NAME`, else the command's default (`pushgate-run`, `pushgate-deliver`).
+    public var serviceName: String
+    /// `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`).
+    public var sampler: String
+    /// `OTEL_TRACES_SAMPLER_ARG`, for the ratio samplers (default 1.0).
+    public var samplerArgument: Double?
+    /// `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL` (default `http/protobuf`).
+    public var exportProtocol: String
+
+    /// Whether spans are made and exported.
+    public var isEnabled: Bool { endpoint != nil }
+
+    /// The samplers pushgate accepts: OpenTelemetry's standard ones.
+    public static let samplers: Set<String> = [
+        "always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off",
+        "parentbased_traceidratio",
+    ]
+
+    /// The OTLP protocols this build exports with (OTLP/gRPC is not built in).
+    public static let protocols: Set<String> = ["http/protobuf", "http/json"]
+
+    /// The settings of `environment` (a process's variables), for a command whose default service name is
+    /// `defaultServiceName`. Tracing is off without an endpoint, with `OTEL_SDK_DISABLED=true` or with
+    /// `OTEL_TRACES_EXPORTER=none`.
+    /// - Throws: ``TracingSettingError`` for a sampler, sampler argument, exporter or protocol pushgate cannot use.
+    public static func resolve(
+        _ environment: [String: String], defaultServiceName: String
+    ) throws(TracingSettingError) -> TracingSettings {
+        func value(_ name: String) -> String? {
+            guard let text = environment[name]?.trimmingASCIISpaces(), !text.isEmpty else { return nil }
+            return text
+        }
+        let sampler = value("OTEL_TRACES_SAMPLER")?.lowercased() ?? "parentbased_always_on"
+        guard samplers.contains(sampler) else {
+            throw TracingSettingError(
+                "OTEL_TRACES_SAMPLER=\(sampler) is not one of \(samplers.sorted().joined(separator: ", "))")
+        }
+        var samplerArgument: Double?
+        if let text = value("OTEL_TRACES_SAMPLER_ARG"), sampler.hasSuffix("traceidratio") {
+            guard let ratio = Double(text), (0...1).contains(ratio) else {
+                throw TracingSettingError("OTEL_TRACES_SAMPLER_ARG=\(text) is not a probability between 0 and 1")
+            }
+            samplerArgument = ratio
+        }
+        let exportProtocol =
+            (value("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ?? value("OTEL_EXPORTER_OTLP_PROTOCOL"))?.lowercased()
+            ?? "http/protobuf"
+        let exporter = value("OTEL_TRACES_EXPORTER")?.lowercased() ?? "otlp"
+        guard exporter == "otlp" || exporter == "none" else {
+            throw TracingSettingError("OTEL_TRACES_EXPORTER=\(exporter): pushgate exports with otlp only (or none)")
+        }
+        let disabled = value("OTEL_SDK_DISABLED")?.lowercased() == "true" || exporter == "none"
+        let endpoint =
+            disabled ? nil : value("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") ?? value("OTEL_EXPORTER_OTLP_ENDPOINT")
+        if endpoint != nil, !protocols.contains(exportProtocol) {
+            throw TracingSettingError(
+                "OTEL_EXPORTER_OTLP_PROTOCOL=\(exportProtocol) is not supported: use http/protobuf or http/json")
+        }
+        return TracingSettings(
+            endpoint: endpoint, serviceName: value("OTEL_SERVICE_NAME") ?? defaultServiceName, sampler: sampler,
+            samplerArgument: samplerArgument, exportProtocol: exportProtocol)
+    }
+
+    /// A one-line description for the start-up log: the endpoint, sampler and service name, or `off`.
+    public var summary: String {
+        guard let endpoint else { return "off" }
+        let argument = samplerArgument.map { "(\($0))" } ?? ""
+        return "\(exportProtocol) to \(endpoint), sampler \(sampler)\(argument), service \(serviceName)"
+    }
+}
+
+/// An `OTEL_*` variable whose value pushgate cannot use.
+public struct TracingSettingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, naming the variable.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+extension String {
+    fileprivate func trimmingASCIISpaces() -> String {
+        var view = Substring(self)
+        while view.first == " " || view.first == "\t" { view.removeFirst() }
+        while view.last == " " || view.last == "\t" { view.removeLast() }
+        return String(view)
+    }
+}
