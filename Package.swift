@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // The OTLP/HTTP exporter only: the gRPC one would build grpc-swift for nothing (SPEC 11 asks for HTTP).
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         // The attribute names only (no `Tracing` trait); the messaging conventions are experimental there,
         // which that package asks to pin to one minor version.
         .package(
@@ -64,6 +65,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: swiftSettings
         ),

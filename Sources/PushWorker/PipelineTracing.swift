@@ -16,7 +16,7 @@ struct PipelineTracing: Sendable {
         let span = tracer.startProcessSpan(
             topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
             headers: input.headers)
-        if let headers = tracer.traceHeaders(of: span) { input.headers = headers.replacing(in: input.headers) }
+        input.headers = tracer.traceHeaders(of: span, parentHeaders: input.headers).replacing(in: input.headers)
         return span
     }
 

@@ -1,6 +1,7 @@
 import OTelSemanticConventions
 import PushModel
 import Tracing
+import W3CTraceContext
 
 /// The spans of SPEC section 11 for the records pushgate reads and the requests it makes: made with a tracer
 /// (swift-otel's when tracing is on), their parents read from and their contexts written to record headers.
@@ -46,6 +47,25 @@ public struct RecordTracer: Sendable {
     /// tracer gave it no span context (a sampler that drops every span).
     public func traceHeaders(of span: any Span) -> TraceHeaders? {
         traceHeaders(of: span.context)
+    }
+
+    /// The `traceparent` and `tracestate` of `span`, a record's span whose parent is in `parentHeaders`. When the
+    /// tracer gave the span no context (a sampler that drops every span), those of an unsampled span of pushgate's
+    /// all the same (SPEC section 11): the parent's trace id and `tracestate` (a new trace id without a valid
+    /// parent), a new span id, flags `00`.
+    public func traceHeaders(of span: any Span, parentHeaders: [RecordHeader]) -> TraceHeaders {
+        traceHeaders(of: span) ?? Self.unsampledHeaders(parentHeaders: parentHeaders)
+    }
+
+    static func unsampledHeaders(parentHeaders: [RecordHeader]) -> TraceHeaders {
+        let parent = TraceHeaders.value(of: TraceHeaders.traceparentName, in: parentHeaders).flatMap { traceparent in
+            try? TraceContext(
+                traceParentHeaderValue: traceparent,
+                traceStateHeaderValue: TraceHeaders.value(of: TraceHeaders.tracestateName, in: parentHeaders))
+        }
+        let context = TraceContext(
+            traceID: parent?.traceID ?? .random(), spanID: .random(), flags: [], state: parent?.state ?? TraceState())
+        return TraceHeaders(traceparent: context.traceParentHeaderValue, tracestate: context.traceStateHeaderValue)
     }
 
     /// The `traceparent` and `tracestate` of the span of `context`; `nil` when it has none.

@@ -81,7 +81,8 @@ struct DeliverCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         let tracer: RecordTracer?
         do {
-            tracer = try TracingStart.backend(tracing, services: &services, logger: logger)
+            tracer = try TracingStart.backend(
+                tracing, shutdownTimeout: configuration.shutdownTimeout, services: &services, logger: logger)
         } catch {
             await wiring.close()
             throw error

@@ -69,7 +69,8 @@ struct RunCommand: AsyncParsableCommand {
                 "allocator": "\(Allocator.description)",
             ])
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        let tracer = try TracingStart.backend(tracing, services: &services, logger: logger)
+        let tracer = try TracingStart.backend(
+            tracing, shutdownTimeout: worker.shutdownTimeout, services: &services, logger: logger)
         if worker.bootstrapServers.isEmpty {
             let broker = try await worker.startEmbeddedBroker(partitions: settings.partitions, logger: logger)
             worker.bootstrapServers = broker.bootstrapServers

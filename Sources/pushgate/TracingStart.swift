@@ -23,16 +23,19 @@ enum TracingStart {
     }
 
     /// The backend of `settings` (`nil`: tracing is off), its service appended to `services` to run first
-    /// (so that it stops last, exporting what the worker's last spans left), and the choice logged.
+    /// (so that it stops last, exporting what the worker's last spans left, for at most a tenth of
+    /// `shutdownTimeout` and 2 s), and the choice logged.
     static func backend(
-        _ settings: TracingSettings, services: inout [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger
+        _ settings: TracingSettings, shutdownTimeout: Duration,
+        services: inout [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger
     ) throws -> RecordTracer? {
         logger.info("tracing: \(settings.summary)")
         guard let backend = try TracingBackend.make(settings, logger: logger) else { return nil }
         // A tracing exporter that stops (it does not, but for its own errors) never stops the worker.
         services.append(
             .init(
-                service: backend.service, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
+                service: GraceBoundedService(service: backend.service, grace: min(.seconds(2), shutdownTimeout / 10)),
+                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
                 serviceName: ServiceName.tracing))
         return backend.tracer
     }

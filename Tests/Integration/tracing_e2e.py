@@ -97,7 +97,9 @@ def header(record, name):
 
 
 def stop_within(failures, process, bound, label):
-    """SIGTERM to `process`: it exits 0 within `bound` seconds (checked), or is killed."""
+    """SIGTERM to `process` (whose --shutdown-timeout is `bound`): it exits 0 by its own stop sequence, half a second
+    or more before the timeout's last resort (checked), or is killed. The tracing exporter's last export, to a
+    collector down or silent, must not hold it until then."""
     started = time.monotonic()
     process.send_signal(signal.SIGTERM)
     try:
@@ -108,8 +110,8 @@ def stop_within(failures, process, bound, label):
         failures.check(False, f"{label}: still running {bound + 5} s after SIGTERM")
         return
     took = time.monotonic() - started
-    failures.check(status == 0 and took <= bound + 1, f"{label}: exits 0 within {bound} s of SIGTERM "
-                                                     f"(status {status}, {took:.1f} s)")
+    failures.check(status == 0 and took < bound - 0.5, f"{label}: exits 0 within {bound} s of SIGTERM, before its "
+                                                       f"last resort (status {status}, {took:.1f} s)")
 
 
 def json_lines(path):

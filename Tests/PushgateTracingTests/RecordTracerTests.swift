@@ -65,4 +65,28 @@ import Tracing
             #expect(written.flags == "01")
         }
     }
+
+    /// A sampler that drops every span (`always_off`) makes spans without a context: the records still get an
+    /// unsampled span of pushgate's, continuing the parent's trace (SPEC section 11).
+    @Test func aSpanWithoutContextStillGivesAnUnsampledTraceparentOfItsOwn() throws {
+        let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        let headers = [
+            RecordHeader(name: "traceparent", text: parent), RecordHeader(name: "tracestate", text: "vendor=a"),
+        ]
+        let span = NoOpTracer().startSpan("process push.unified", context: .topLevel, ofKind: .consumer)
+        #expect(tracer.traceHeaders(of: span) == nil, "the span has no context")
+        let written = tracer.traceHeaders(of: span, parentHeaders: headers)
+        let fields = try #require(parse(written.traceparent))
+        #expect(fields.trace == "0af7651916cd43dd8448eb211c80319c")
+        #expect(fields.span != "b7ad6b7169203331" && fields.span != String(repeating: "0", count: 16))
+        #expect(fields.flags == "00")
+        #expect(written.tracestate == "vendor=a")
+        let again = tracer.traceHeaders(of: span, parentHeaders: headers)
+        #expect(again.traceparent != written.traceparent, "every span has an id of its own")
+
+        for parentHeaders in [[], [RecordHeader(name: "traceparent", text: "not-a-traceparent")]] {
+            let started = try #require(parse(tracer.traceHeaders(of: span, parentHeaders: parentHeaders).traceparent))
+            #expect(started.trace != String(repeating: "0", count: 32) && started.flags == "00")
+        }
+    }
 }

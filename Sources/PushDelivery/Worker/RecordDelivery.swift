@@ -15,8 +15,11 @@ public struct RecordDelivery: Sendable {
     let bundleID: String?
     let metrics: DeliveryMetrics
     let logger: Logger
-    /// Writes the current span's `traceparent` on receipts (SPEC section 11); `nil`: tracing is off.
+    /// Makes the records' spans (SPEC section 11); `nil`: tracing is off.
     let tracer: RecordTracer?
+    /// The `traceparent` and `tracestate` of the span of the record being delivered, for its receipts (SPEC
+    /// section 11); `nil` when tracing is off.
+    @TaskLocal static var receiptTrace: TraceHeaders?
     /// The consumer group, on the records' spans.
     let group: String?
 
@@ -109,7 +112,7 @@ public struct RecordDelivery: Sendable {
         metrics.recordOutcome(platform: platform, outcome: answer.outcome, reason: answer.details.reason)
         guard selection.selects(answer.outcome) else { return }
         var receipt = receipt(of: record, platform: platform, device: device, key: key, answer: answer)
-        if let tracer, let context = InstrumentationContext.current { receipt.trace = tracer.traceHeaders(of: context) }
+        receipt.trace = Self.receiptTrace
         try await receipts.write(receipt)
     }
 

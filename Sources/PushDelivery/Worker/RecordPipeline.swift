@@ -31,10 +31,14 @@ struct RecordPipeline: Sendable {
     /// for the requests' spans, the receipts' `traceparent` and the log lines.
     private static func deliver(_ record: DeliveredRecord, with delivery: RecordDelivery) async throws -> Bool {
         guard let tracer = delivery.tracer else { return try await delivery.deliver(record) }
+        let headers = record.headers.map { RecordHeader(name: $0.name, value: $0.value) }
         let span = tracer.startProcessSpan(
             topic: record.topic, partition: record.partition, offset: record.offset, group: delivery.group, key: nil,
-            headers: record.headers.map { RecordHeader(name: $0.name, value: $0.value) })
+            headers: headers)
         defer { span.end() }
-        return try await InstrumentationContext.withValue(span.context) { try await delivery.deliver(record) }
+        let trace = tracer.traceHeaders(of: span, parentHeaders: headers)
+        return try await InstrumentationContext.withValue(span.context) {
+            try await RecordDelivery.$receiptTrace.withValue(trace) { try await delivery.deliver(record) }
+        }
     }
 }
