@@ -23,6 +23,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 
 from delivery_harness import free_port
 from harness import QUICK, HarnessError, client_config
+from matrix_driver import MemberProcesses
 
 RECEIPTS_TOPIC = "push.receipts"
 ASSIGNED = "partitions assigned"
@@ -139,9 +140,14 @@ class Feed:
         self.producer = None
 
 
-class Delivers:
+class Delivers(MemberProcesses):
     """The cell's `pushgate deliver` processes (a, b, ...), each with `arguments`, logging to DIRECTORY/deliver-N.log
     and serving /metrics on a port of its own."""
+
+    kind = "deliver"
+
+    def assigned_in(self, text):
+        return ASSIGNED in text
 
     def __init__(self, pushgate, address, arguments, directory):
         self.pushgate, self.address, self.arguments, self.directory = pushgate, address, list(arguments), directory
@@ -176,31 +182,6 @@ class Delivers:
         except (urllib.error.URLError, OSError):
             return None
 
-    def log_path(self, name):
-        return os.path.join(self.directory, f"deliver-{name}.log")
-
-    def log(self, name):
-        with open(self.log_path(name), errors="replace") as handle:
-            return handle.read()
-
-    def live(self):
-        """The delivers running and not signalled, in start order."""
-        return [name for name, process in self.processes.items()
-                if name not in self.signalled and process.poll() is None]
-
-    def exited_on_their_own(self):
-        return {name: process.returncode for name, process in self.processes.items()
-                if name not in self.signalled and process.poll() is not None}
-
-    def wait_assigned(self, names, timeout):
-        """Waits until each of `names` logged an assignment; the names still without one at `timeout`."""
-        deadline = time.monotonic() + timeout
-        waiting = list(names)
-        while waiting and time.monotonic() < deadline:
-            waiting = [name for name in waiting if ASSIGNED not in self.log(name)]
-            time.sleep(0.1)
-        return waiting
-
     def kill(self, name):
         self.signalled[name] = ("SIGKILL", time.monotonic())
         self.processes[name].kill()
@@ -231,12 +212,6 @@ class Delivers:
         while name not in self.exited_at:
             time.sleep(0.01)
         return process.returncode, self.exited_at[name] - signalled_at
-
-    def kill_all(self):
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait()
 
 
 def put_devices(pushgate, address, devices):

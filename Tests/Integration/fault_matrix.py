@@ -54,15 +54,10 @@ then a line per cell, then `N passed, M failed`; the exit status is 1 when any c
 cell's events, example records and worker log tails follow its line; its logs stay in the directory
 printed at the start (passed cells' logs are removed unless --keep-logs).
 """
-import argparse
 import collections
-import fnmatch
 import logging
 import os
-import random
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -73,6 +68,7 @@ from harness import (INPUT_TOPIC, LOG, output_topics, BackgroundReader, Broker, 
 from commit_watch import (BrokerEvents, CommitSampler, commits_before_appends,  # noqa: E402
                           describe_commit_before_append, describe_early, early_commits)
 from matrix_cell import ASSIGNED, LAST_RESORT, REVOKED, Feed, Workers, log_tail  # noqa: E402
+from matrix_driver import Matrix  # noqa: E402
 from output_check import REPLACED, VALUE_OMITTED, WRITTEN, Expectation, describe, order_violations  # noqa: E402
 
 GROUP = "pushgate-matrix"
@@ -440,70 +436,15 @@ def print_failure(run, cell, seed, repetition, attempt):
           flush=True)
 
 
-def run_and_report(args, cell, repetition, base):
-    """Runs a cell and prints its line; whether it passed (its logs are then removed unless kept). When
-    the embedded broker crashed (librdkafka 2.0.2's mock group coordinator can abort during a rejoin,
-    see README), the cell runs once more with other choices, and that run decides."""
-    name = cell_id(*cell)
-    for attempt in ("", "-again"):
-        directory = os.path.join(base, f"{repetition}-{name.replace(':', '-')}{attempt}")
-        started = time.monotonic()
-        run, comparison = run_cell(args, cell, random.Random(f"{args.seed}/{repetition}/{name}{attempt}"), directory)
-        report(run, comparison, cell, time.monotonic() - started, args.seed, repetition, attempt)
-        if attempt or BROKER_CRASHED not in (check for check, _ in run.failures):
-            break
-        print("    the embedded broker crashed (not a worker): the cell runs once more with other choices", flush=True)
-    if not run.failures and not args.keep_logs:
-        shutil.rmtree(directory, ignore_errors=True)
-    return not run.failures
 
-
-def sample(cells, count, seed):
-    """`count` of `cells`, chosen with `seed`, in matrix order."""
-    picked = set(random.Random(seed).sample(range(len(cells)), min(count, len(cells))))
-    return [cell for index, cell in enumerate(cells) if index in picked]
-
-
-def selected_cells(patterns):
-    def matches(cell, pattern):
-        return fnmatch.fnmatchcase(cell_id(*cell) if ":" in pattern else cell[0].name, pattern)
-    return [cell for cell in CELLS if any(matches(cell, pattern) for pattern in patterns)]
+MATRIX = Matrix(CELLS, cell_id, run_cell, report, BROKER_CRASHED, "pushgate-matrix")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pushgate", default=".build/debug/pushgate")
-    parser.add_argument("--seed", type=int, default=random.SystemRandom().randrange(10**6))
-    parser.add_argument("--cells", default="*", help="comma-separated patterns (see above)")
-    parser.add_argument("--sample", type=int, help="run this many of the selected cells, chosen with the seed")
-    parser.add_argument("--records", type=int, default=3000)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--verbose", action="store_true", help="print each cell's events as they happen")
-    parser.add_argument("--keep-logs", action="store_true", help="keep the logs of passed cells too")
-    args = parser.parse_args()
-    print(f"seed {args.seed}", flush=True)
+    args = Matrix.arguments(__doc__, records=3000)
     LOG.setLevel(logging.INFO)
     LOG.propagate = False
-    cells = selected_cells(args.cells.split(","))
-    if not cells:
-        sys.exit(f"no cell matches {args.cells!r}")
-    base = tempfile.mkdtemp(prefix=f"pushgate-matrix-{args.seed}-")
-    print(f"logs: {base}", flush=True)
-    passed = failed = 0
-    started = time.monotonic()
-    for repetition in range(1, args.repeat + 1):
-        repetition_started = time.monotonic()
-        chosen = sample(cells, args.sample, f"{args.seed}/{repetition}") if args.sample else cells
-        for cell in chosen:
-            if run_and_report(args, cell, repetition, base):
-                passed += 1
-            else:
-                failed += 1
-        if args.repeat > 1:
-            print(f"repetition {repetition}: {len(chosen)} cells in {time.monotonic() - repetition_started:.0f} s")
-    print(f"{passed + failed} cells in {time.monotonic() - started:.0f} s")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    MATRIX.main(args)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ Produce errors injected meanwhile land on the workers' requests only.
 file, and keeps what happened to each: signalled (SIGKILL, SIGTERM) or exited on its own.
 """
 import collections
-import os
 import re
 import signal
 import subprocess
@@ -19,6 +18,7 @@ import time
 from confluent_kafka import Producer
 
 from harness import HEADERS, INPUT_TOPIC, TIMESTAMP, HarnessError, client_config, input_key, payloads, start_worker
+from matrix_driver import MemberProcesses
 
 SIGTERM_TIMEOUT = 60
 ASSIGNED = re.compile(r"partitions assigned: push")
@@ -106,8 +106,13 @@ class Feed:
         self.producer = None
 
 
-class Workers:
+class Workers(MemberProcesses):
     """The cell's `pushgate run` processes and what happened to each."""
+
+    kind = "worker"
+
+    def assigned_in(self, text):
+        return ASSIGNED.search(text) is not None
 
     def __init__(self, pushgate, address, group, directory, shutdown_timeout=None):
         self.pushgate, self.address, self.group, self.directory = pushgate, address, group, directory
@@ -120,32 +125,6 @@ class Workers:
         self.processes[name] = start_worker(self.pushgate, self.address, self.group, name, self.log_path(name),
                                             level="info", shutdown_timeout=self.shutdown_timeout)
         return name
-
-    def log_path(self, name):
-        return os.path.join(self.directory, f"worker-{name}.log")
-
-    def log(self, name):
-        with open(self.log_path(name), errors="replace") as handle:
-            return handle.read()
-
-    def live(self):
-        """The workers running and not signalled, in start order."""
-        return [name for name, process in self.processes.items()
-                if name not in self.signalled and process.poll() is None]
-
-    def exited_on_their_own(self):
-        """{name: exit status} of the workers that stopped without being signalled."""
-        return {name: process.returncode for name, process in self.processes.items()
-                if name not in self.signalled and process.poll() is not None}
-
-    def wait_assigned(self, names, timeout):
-        """Until each of `names` has logged an assignment; the names still without one at `timeout`."""
-        deadline = time.monotonic() + timeout
-        waiting = list(names)
-        while waiting and time.monotonic() < deadline:
-            waiting = [name for name in waiting if not ASSIGNED.search(self.log(name))]
-            time.sleep(0.05)
-        return waiting
 
     def kill(self, name):
         self.signalled[name] = "SIGKILL"
@@ -177,13 +156,6 @@ class Workers:
         except subprocess.TimeoutExpired:
             status = None
         return status, time.monotonic() - signalled
-
-    def kill_all(self):
-        """Cleanup: kills whatever still runs."""
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.kill()
-                process.wait()
 
 
 def log_tail(text, lines=12):

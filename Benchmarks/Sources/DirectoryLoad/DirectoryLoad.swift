@@ -81,7 +81,7 @@ struct DirectoryLoad: AsyncParsableCommand {
             "filled: \(devices) directory records (\(bytes >> 20) MiB of keys and values) in \(partitions) partitions "
                 + "in \(String(format: "%.1f", fillSeconds)) s")
 
-        let port = try freePort()
+        let port = try LocalPort.free()
         let brokerCPU = broker.cpuSeconds() ?? 0
         let started = ContinuousClock.now
         let deliver = try ChildProcess(
@@ -102,7 +102,7 @@ struct DirectoryLoad: AsyncParsableCommand {
         var deliverCPU = 0.0
         var reader: ThreadTimes?
         while true {
-            let (status, body) = await client.get("/ready")
+            let (status, body) = await LocalPort.get(port, "/ready")
             if readSeconds == nil, status != 0, !body.contains("reading the device directory") {
                 readSeconds = (ContinuousClock.now - started).seconds
                 deliverCPU = deliver.cpuSeconds() ?? 0
@@ -155,44 +155,17 @@ struct DirectoryLoad: AsyncParsableCommand {
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else { throw BenchmarkError("openssl could not make a P-256 key") }
     }
-
-    /// A TCP port of 127.0.0.1 free at the moment.
-    private func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw BenchmarkError("socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard bound else { throw BenchmarkError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// The metrics port of `deliver` on 127.0.0.1.
 struct MetricsClient: Sendable {
     let port: Int
 
-    /// The status and body of `GET path`; status 0 when nothing answers.
-    func get(_ path: String) async -> (status: Int, body: String) {
-        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)"),
-            let (data, response) = try? await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 5))
-        else { return (0, "") }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-    }
-
     /// The sum of `pushgate_directory_devices` over the platforms.
     func devices() async throws -> Int {
-        guard let url = URL(string: "http://127.0.0.1:\(port)/metrics") else { throw BenchmarkError("bad port") }
-        let (data, _) = try await URLSession.shared.data(for: URLRequest(url: url, timeoutInterval: 30))
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let (status, body) = await LocalPort.get(port, "/metrics")
+        guard status == 200 else { throw BenchmarkError("deliver's /metrics answered \(status)") }
+        let lines = body.split(separator: "\n")
         return lines.filter { $0.hasPrefix("pushgate_directory_devices{") }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0) { $0 + Int($1) }

@@ -4,11 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Ports on 127.0.0.1: a free one, whether one accepts connections, and plain HTTP GETs (deliver's
+/// Ports on 127.0.0.1: a free one, whether one accepts connections, and plain HTTP GETs (a child process's
 /// `/ready` and `/metrics`).
-enum LocalPort {
+public enum LocalPort {
     /// A port the kernel had free a moment ago.
-    static func free() throws -> Int {
+    public static func free() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw BenchProcessError.socket }
         defer { close(socket) }
@@ -27,7 +27,7 @@ enum LocalPort {
     }
 
     /// Whether something accepts a TCP connection on 127.0.0.1:`port`.
-    static func accepts(_ port: Int) -> Bool {
+    public static func accepts(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
@@ -43,7 +43,7 @@ enum LocalPort {
     }
 
     /// The status and body of `GET http://127.0.0.1:port/path`; status 0 when nothing answered.
-    static func get(_ port: Int, _ path: String) async -> (status: Int, body: String) {
+    public static func get(_ port: Int, _ path: String) async -> (status: Int, body: String) {
         guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { return (0, "") }
         let request = URLRequest(url: url, timeoutInterval: 10)
         guard let (data, response) = try? await URLSession.shared.data(for: request) else { return (0, "") }
@@ -52,6 +52,6 @@ enum LocalPort {
 }
 
 /// A socket call failed.
-enum BenchProcessError: Error {
+public enum BenchProcessError: Error {
     case socket
 }
