@@ -76,36 +76,33 @@ final class InlinePipeline: Sendable {
             limiter.release()
             return
         }
-        if let tracing {
-            handleTraced(record, ticket: ticket, readAtMs: readAtMs, tracing: tracing)
+        guard let tracing else {
+            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs)
             return
         }
+        // Tracing on: the same steps inside the input's span, current (for the log lines' `trace_id` and
+        // `span_id`) until its records are handed over.
+        var input = InputRecord(record)
+        let span = tracing.begin(&input)
+        InstrumentationContext.withValue(span.context) {
+            let translation = translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs)
+            tracing.record(translation, on: span)
+        }
+        span.end()
+    }
+
+    /// Translates `input` (timed for the histogram), reports it and hands its records to the producer.
+    @discardableResult
+    private func translateAndHandOver(_ input: InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64)
+        -> Translation
+    {
         let started = Self.monotonicNanoseconds()
-        let input = InputRecord(record)
         let translation = translator.translation(of: input, readAtMs: readAtMs)
         let duration = Self.monotonicNanoseconds() &- started
         batch.durations.append(duration)
         worker.report(translation)
         produce(input, translation, ticket: ticket)
-    }
-
-    /// ``handle(_:assignmentEpoch:)`` with tracing on: the same steps inside the input's span, which is
-    /// current (for the log lines' `trace_id` and `span_id`) until its records are handed over.
-    private func handleTraced(
-        _ record: KafkaRecordView, ticket: OffsetTracker.Ticket, readAtMs: Int64, tracing: PipelineTracing
-    ) {
-        var input = InputRecord(record)
-        let span = tracing.begin(&input)
-        let started = Self.monotonicNanoseconds()
-        InstrumentationContext.withValue(span.context) {
-            let translation = translator.translation(of: input, readAtMs: readAtMs)
-            let duration = Self.monotonicNanoseconds() &- started
-            batch.durations.append(duration)
-            tracing.record(translation, on: span)
-            worker.report(translation)
-            produce(input, translation, ticket: ticket)
-        }
-        span.end()
+        return translation
     }
 
     /// The monotonic clock in nanoseconds, read straight from `clock_gettime` (`DispatchTime.now()` goes
