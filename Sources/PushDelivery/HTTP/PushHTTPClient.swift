@@ -64,11 +64,7 @@ public final class PushHTTPClient: Sendable {
         if !certificates.isEmpty { tls.additionalTrustRoots = [.certificates(certificates)] }
         var settings = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
-            // `read`: AsyncHTTPClient's deadline ends at the answer's head; a body that stops coming fails after
-            // this long without a byte (an answer's body is read whole, `post`).
-            timeout: .init(
-                connect: Self.timeAmount(configuration.connectTimeout),
-                read: Self.timeAmount(configuration.requestTimeout)),
+            timeout: .init(connect: Self.timeAmount(configuration.connectTimeout)),
             connectionPool: .init(idleTimeout: Self.timeAmount(configuration.idleTimeout)),
             decompression: .disabled)
         settings.httpVersion = .automatic
@@ -78,10 +74,8 @@ public final class PushHTTPClient: Sendable {
         }
     }
 
-    /// Posts `body` to `url` with `headers` and waits for the whole answer: its head at most
-    /// ``PushHTTPConfiguration/requestTimeout``, its body no longer than that without a byte (an answer whose body
-    /// stops coming keeps its status, without a body). Never throws: a request without an answer is an
-    /// ``HTTPFailure``.
+    /// Posts `body` to `url` with `headers` and waits for the whole answer, at most
+    /// ``PushHTTPConfiguration/requestTimeout``. Never throws: a request without an answer is an ``HTTPFailure``.
     public func post(url: String, headers: [(name: String, value: String)], body: [UInt8]) async -> HTTPExchange {
         guard let (client, number) = clients.checkOut() else {
             return .failed(HTTPFailure(kind: .cancelled, errorType: "PushHTTPClient shut down"))
