@@ -217,7 +217,7 @@ struct FCMSenderIntegrationTests {
 
     @Test func concurrentSendsShareOneGrantAndNoAnswerIsATimeout() async throws {
         let standIn = try await FCMStandIn(answers: ["mute": [.init(action: "no_answer")]])
-        let answers = try await Self.withSender(standIn, requestTimeout: .seconds(1)) { sender in
+        let answers = try await Self.withSender(standIn, requestTimeout: .seconds(4)) { sender in
             await withTaskGroup(of: PushAnswer.self) { group in
                 for index in 0..<20 {
                     group.addTask {

@@ -32,7 +32,7 @@ struct HTTPStreamRecoveryTests {
         let answered = (1000..<1150).map(token)
         let standIn = try await APNsStandIn(
             answers: Dictionary(uniqueKeysWithValues: silent.map { ($0, [Answer(action: "no_answer")]) }))
-        let (first, second) = try await APNsSenderIntegrationTests.withSender(standIn, requestTimeout: .seconds(2)) {
+        let (first, second) = try await APNsSenderIntegrationTests.withSender(standIn, requestTimeout: .seconds(4)) {
             sender in
             (await sendAll(sender, tokens: silent), await sendAll(sender, tokens: answered))
         }

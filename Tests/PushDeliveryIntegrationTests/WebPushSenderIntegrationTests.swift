@@ -95,12 +95,14 @@ struct WebPushSenderIntegrationTests {
                 .credentials(AnswerDetails(status: 401, reason: "Unauthorized"))
             ),
             ("/p/403", .init(status: 403, check: false), .credentials(AnswerDetails(status: 403, reason: "Forbidden"))),
-            ("/p/silent", .init(action: "no_answer"), .transient(AnswerDetails(reason: "timeout"), retryAfter: nil)),
         ]
         var answers = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, [$0.1]) })
         answers["/p/reset"] = [.init(action: "reset")]
-        let standIn = try await WebPushStandIn(paths: rows.map(\.0) + ["/p/reset"], answers: answers)
-        try await Self.withSender(standIn, requestTimeout: .seconds(1)) { sender in
+        answers["/p/silent"] = [.init(action: "no_answer")]
+        let standIn = try await WebPushStandIn(paths: rows.map(\.0) + ["/p/reset", "/p/silent"], answers: answers)
+        // Rows the stand-in answers get the default (patient) timeout: a loaded machine must not turn them into
+        // timeouts. Only the silent row runs on a short one.
+        try await Self.withSender(standIn) { sender in
             for (path, _, expected) in rows {
                 var answer = await sender.send(Self.push(standIn.subscription(path)))
                 if case .final(.delivered, var details) = answer {
@@ -118,6 +120,10 @@ struct WebPushSenderIntegrationTests {
             }
             #expect(details.status == nil && details.reason != nil)
         }
+        let silent = try await Self.withSender(standIn, requestTimeout: .seconds(1)) { sender in
+            await sender.send(Self.push(standIn.subscription("/p/silent")))
+        }
+        #expect(silent == .transient(AnswerDetails(reason: "timeout"), retryAfter: nil))
     }
 
     @Test func aRefusedTokenIsReplacedByTheNextRequest() async throws {
