@@ -3,7 +3,7 @@ import Logging
 import PushModel
 import PushTranslation
 import PushgateKafka
-import Tracing
+import PushgateTracing
 
 /// The worker's pipeline on the consumer's poll thread: each record, as it is polled, is registered
 /// with the tracker, translated, and its outputs handed to the producer, whose delivery reports the
@@ -80,15 +80,15 @@ final class InlinePipeline: Sendable {
             translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs)
             return
         }
-        // Tracing on: the same steps inside the input's span, current (for the log lines' `trace_id` and
+        // Tracing on: the same steps inside the input's trace, current (for the log lines' `trace_id` and
         // `span_id`) until its records are handed over.
         var input = InputRecord(record)
-        let span = tracing.begin(&input)
-        InstrumentationContext.withValue(span.context) {
+        let trace = tracing.begin(&input)
+        RecordTrace.$current.withValue(trace) {
             let translation = translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs)
-            tracing.record(translation, on: span)
+            tracing.record(translation, on: trace)
         }
-        span.end()
+        trace.end()
     }
 
     /// Translates `input` (timed for the histogram), reports it and hands its records to the producer.

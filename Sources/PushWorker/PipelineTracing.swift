@@ -10,27 +10,26 @@ struct PipelineTracing: Sendable {
     /// The consumer group, `messaging.consumer.group.name`.
     let group: String
 
-    /// Starts the span of `input` and puts its trace headers in place of the input's own, so that the
+    /// Starts the trace of `input` and puts its trace headers in place of the input's own, so that the
     /// translator forwards them, at the forwarded headers' place, on every output and dead letter.
-    func begin(_ input: inout InputRecord) -> any Span {
-        let span = tracer.startProcessSpan(
+    func begin(_ input: inout InputRecord) -> RecordTrace {
+        let trace = tracer.startRecord(
             topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
             headers: input.headers)
-        input.headers = tracer.traceHeaders(of: span, parentHeaders: input.headers).replacing(in: input.headers)
-        return span
+        input.headers = trace.headers.replacing(in: input.headers)
+        return trace
     }
 
-    /// Writes on the span of an input what it was translated into: the formats written, and a dead letter's
-    /// first error as the span's error.
-    func record(_ translation: Translation, on span: any Span) {
-        if span.isRecording {
-            var formats: [String] = []
-            for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
-            span.attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
-            if let error = translation.deadLetters.first?.errors.first {
-                span.attributes["error.type"] = SpanAttribute.string(error.code.rawValue)
-                span.setStatus(SpanStatus(code: .error))
-            }
+    /// Writes on the span of an input, when it is sampled, what it was translated into: the formats written, and
+    /// a dead letter's first error as the span's error.
+    func record(_ translation: Translation, on trace: RecordTrace) {
+        guard let span = trace.span else { return }
+        var formats: [String] = []
+        for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
+        span.attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
+        if let error = translation.deadLetters.first?.errors.first {
+            span.attributes["error.type"] = SpanAttribute.string(error.code.rawValue)
+            span.setStatus(SpanStatus(code: .error))
         }
     }
 }

@@ -3,32 +3,35 @@ import PushModel
 import Tracing
 import W3CTraceContext
 
-/// The spans of SPEC section 11 for the records pushgate reads and the requests it makes: made with a tracer
-/// (swift-otel's when tracing is on), their parents read from and their contexts written to record headers.
+/// The spans of SPEC section 11 for the records pushgate reads and the requests it makes. Whether a record is
+/// sampled is decided here first (``TraceSampler``): a sampled record's span is made with `tracer` (swift-otel's
+/// when tracing is on, which then records every span it is given), one that is not sampled gets ids of its own and
+/// no span object. Parents are read from record headers; the span's `traceparent` and `tracestate` are written
+/// for the records made on its behalf.
 public struct RecordTracer: Sendable {
     private let tracer: any Tracer
+    private let sampler: TraceSampler
+    private let ids = TraceIDGenerator()
 
-    /// Spans made with `tracer`.
-    public init(tracer: any Tracer) {
+    /// Spans made with `tracer` for the records `sampler` samples.
+    public init(tracer: any Tracer, sampler: TraceSampler) {
         self.tracer = tracer
+        self.sampler = sampler
     }
 
-    /// The trace context a record's `traceparent` and `tracestate` carry (top level when it has none, or
-    /// none valid).
-    public func context(extractedFrom headers: [RecordHeader]) -> InstrumentationContext {
-        var context = InstrumentationContext.topLevel
-        tracer.extract(headers, into: &context, using: RecordHeaderExtractor())
-        return context
-    }
-
-    /// The consumer span `process TOPIC` of one record read from `topic`, a child of its headers' trace
-    /// context, with the messaging attributes for Kafka. `key` is written when it is given and valid UTF-8;
-    /// `group` when given.
-    public func startProcessSpan(
+    /// The trace of one record read from `topic`: its consumer span `process TOPIC`, a child of the trace context
+    /// of its `headers`, with the messaging attributes for Kafka when sampled. `key` is written when it is given
+    /// and valid UTF-8; `group` when given.
+    public func startRecord(
         topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader]
-    ) -> any Span {
-        let span = tracer.startSpan("process \(topic)", context: context(extractedFrom: headers), ofKind: .consumer)
-        guard span.isRecording else { return span }
+    ) -> RecordTrace {
+        let parent = Self.parent(in: headers)
+        let traceID = parent?.context.traceID ?? ids.traceID()
+        guard sampler.isSampled(traceID: traceID, parentSampled: parent?.context.flags.contains(.sampled)) else {
+            let traceparent = Self.traceparent(traceID: traceID, spanID: ids.spanID(), sampled: false)
+            return RecordTrace(span: nil, headers: TraceHeaders(traceparent: traceparent, tracestate: parent?.state))
+        }
+        let span = tracer.startSpan("process \(topic)", context: context(of: parent), ofKind: .consumer)
         span.updateAttributes { attributes in
             attributes[OTelAttribute.messaging.system] = "kafka"
             attributes[OTelAttribute.messaging.operation.type] = "process"
@@ -40,46 +43,21 @@ public struct RecordTracer: Sendable {
                 attributes[OTelAttribute.messaging.kafka.message.key] = SpanAttribute.string(text)
             }
         }
-        return span
+        // A tracer that made the span without a context (it records nothing) still gives the records an
+        // unsampled span id of pushgate's.
+        let headers =
+            traceHeaders(of: span.context)
+            ?? TraceHeaders(
+                traceparent: Self.traceparent(traceID: traceID, spanID: ids.spanID(), sampled: false),
+                tracestate: parent?.state)
+        return RecordTrace(span: span.isRecording ? span : nil, headers: headers)
     }
 
-    /// The `traceparent` and `tracestate` of `span`, for the records written on its behalf; `nil` when the
-    /// tracer gave it no span context (a sampler that drops every span).
-    public func traceHeaders(of span: any Span) -> TraceHeaders? {
-        traceHeaders(of: span.context)
-    }
-
-    /// The `traceparent` and `tracestate` of `span`, a record's span whose parent is in `parentHeaders`. When the
-    /// tracer gave the span no context (a sampler that drops every span), those of an unsampled span of pushgate's
-    /// all the same (SPEC section 11): the parent's trace id and `tracestate` (a new trace id without a valid
-    /// parent), a new span id, flags `00`.
-    public func traceHeaders(of span: any Span, parentHeaders: [RecordHeader]) -> TraceHeaders {
-        traceHeaders(of: span) ?? Self.unsampledHeaders(parentHeaders: parentHeaders)
-    }
-
-    static func unsampledHeaders(parentHeaders: [RecordHeader]) -> TraceHeaders {
-        let parent = TraceHeaders.value(of: TraceHeaders.traceparentName, in: parentHeaders).flatMap { traceparent in
-            try? TraceContext(
-                traceParentHeaderValue: traceparent,
-                traceStateHeaderValue: TraceHeaders.value(of: TraceHeaders.tracestateName, in: parentHeaders))
-        }
-        let context = TraceContext(
-            traceID: parent?.traceID ?? .random(), spanID: .random(), flags: [], state: parent?.state ?? TraceState())
-        return TraceHeaders(traceparent: context.traceParentHeaderValue, tracestate: context.traceStateHeaderValue)
-    }
-
-    /// The `traceparent` and `tracestate` of the span of `context`; `nil` when it has none.
-    public func traceHeaders(of context: InstrumentationContext) -> TraceHeaders? {
-        var carrier = TraceHeaderCarrier()
-        tracer.inject(context, into: &carrier, using: TraceHeaderCarrier.Writer())
-        guard let traceparent = carrier.traceparent else { return nil }
-        return TraceHeaders(traceparent: traceparent, tracestate: carrier.tracestate)
-    }
-
-    /// The client span `POST` of one request to a push service at `host`:`port`, a child of `context`.
-    public func startRequestSpan(host: String, port: Int, context: InstrumentationContext) -> any Span {
-        let span = tracer.startSpan("POST", context: context, ofKind: .client)
-        guard span.isRecording else { return span }
+    /// The client span `POST` of one request to a push service at `host`:`port`, a child of `record`'s span;
+    /// `nil` when the record is not sampled (nor, then, are its requests).
+    public func startRequestSpan(host: String, port: Int, record: RecordTrace) -> (any Span)? {
+        guard let parent = record.span else { return nil }
+        let span = tracer.startSpan("POST", context: parent.context, ofKind: .client)
         span.updateAttributes { attributes in
             attributes[OTelAttribute.http.request.method] = "POST"
             attributes[OTelAttribute.server.address] = SpanAttribute.string(host)
@@ -87,19 +65,78 @@ public struct RecordTracer: Sendable {
         }
         return span
     }
-}
 
-/// The value of a record header, for the tracer's extraction of `traceparent` and `tracestate`.
-struct RecordHeaderExtractor: Extractor {
-    func extract(key: String, from headers: [RecordHeader]) -> String? {
-        TraceHeaders.value(of: key, in: headers)
+    /// A record's parent: its `traceparent`, with its `tracestate` when that is valid too (W3C Trace Context: an
+    /// invalid `tracestate` is dropped, the `traceparent` kept); `nil` without a valid `traceparent`.
+    static func parent(in headers: [RecordHeader]) -> (context: TraceContext, state: String?)? {
+        guard let traceparent = TraceHeaders.value(of: TraceHeaders.traceparentName, in: headers) else { return nil }
+        let state = TraceHeaders.value(of: TraceHeaders.tracestateName, in: headers).flatMap { $0.isEmpty ? nil : $0 }
+        if let state, let context = try? TraceContext(traceParentHeaderValue: traceparent, traceStateHeaderValue: state)
+        {
+            return (context, state)
+        }
+        return (try? TraceContext(traceParentHeaderValue: traceparent)).map { ($0, nil) }
+    }
+
+    /// The tracer's context of `parent` (top level without one).
+    private func context(of parent: (context: TraceContext, state: String?)?) -> InstrumentationContext {
+        var context = InstrumentationContext.topLevel
+        guard let parent else { return context }
+        let carrier = TraceHeaderCarrier(traceparent: parent.context.traceParentHeaderValue, tracestate: parent.state)
+        tracer.extract(carrier, into: &context, using: TraceHeaderCarrier.Reader())
+        return context
+    }
+
+    /// The `traceparent` and `tracestate` of the span of `context`; `nil` when it has none.
+    func traceHeaders(of context: InstrumentationContext) -> TraceHeaders? {
+        var carrier = TraceHeaderCarrier()
+        tracer.inject(context, into: &carrier, using: TraceHeaderCarrier.Writer())
+        guard let traceparent = carrier.traceparent else { return nil }
+        return TraceHeaders(traceparent: traceparent, tracestate: carrier.tracestate)
+    }
+
+    /// `00-TRACEID-SPANID-FLAGS` in lowercase hex.
+    static func traceparent(traceID: TraceID, spanID: SpanID, sampled: Bool) -> String {
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var index = 0
+            func put(_ byte: UInt8) {
+                buffer[index] = byte
+                index += 1
+            }
+            func hex(_ byte: UInt8) {
+                digits.withUTF8Buffer { digits in
+                    put(digits[Int(byte >> 4)])
+                    put(digits[Int(byte & 0x0f)])
+                }
+            }
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "-"))
+            withUnsafeBytes(of: traceID.bytes) { for byte in $0 { hex(byte) } }
+            put(UInt8(ascii: "-"))
+            withUnsafeBytes(of: spanID.bytes) { for byte in $0 { hex(byte) } }
+            put(UInt8(ascii: "-"))
+            hex(sampled ? 1 : 0)
+            return index
+        }
     }
 }
 
-/// Where the tracer writes a span's `traceparent` and `tracestate`.
+/// A span's `traceparent` and `tracestate`, as the tracer reads and writes them.
 struct TraceHeaderCarrier {
     var traceparent: String?
     var tracestate: String?
+
+    struct Reader: Extractor {
+        func extract(key: String, from carrier: TraceHeaderCarrier) -> String? {
+            switch key {
+            case TraceHeaders.traceparentName: carrier.traceparent
+            case TraceHeaders.tracestateName: carrier.tracestate
+            default: nil
+            }
+        }
+    }
 
     struct Writer: Injector {
         func inject(_ value: String, forKey key: String, into carrier: inout TraceHeaderCarrier) {

@@ -62,6 +62,9 @@ struct DeliverCommand: AsyncParsableCommand {
                 "metrics-port": "\(configuration.metricsPort.map(String.init) ?? "none")",
             ])
         let metrics = DeliveryPrometheusMetrics()
+        // Before the HTTP client's and librdkafka's threads start (the backend sets a variable of the process).
+        let traced = try TracingStart.backend(
+            tracing, shutdownTimeout: configuration.shutdownTimeout, registry: metrics.registry, logger: logger)
         // Credential files and endpoints first: a key that cannot be used is a usage error (exit 64).
         let wiring: DeliverWiring.Wiring
         do {
@@ -78,15 +81,7 @@ struct DeliverCommand: AsyncParsableCommand {
             throw error
         }
         let health = WorkerHealth()
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        let tracer: RecordTracer?
-        do {
-            tracer = try TracingStart.backend(
-                tracing, shutdownTimeout: configuration.shutdownTimeout, services: &services, logger: logger)
-        } catch {
-            await wiring.close()
-            throw error
-        }
+        var services = traced.map { [$0.service] } ?? []
         if let port = configuration.metricsPort {
             services.append(
                 .init(
@@ -101,7 +96,7 @@ struct DeliverCommand: AsyncParsableCommand {
             .init(
                 service: DeliveryWorker(
                     configuration: configuration, services: wiring.services, logger: logger,
-                    metrics: metrics.delivery, health: health, tracer: tracer),
+                    metrics: metrics.delivery, health: health, tracer: traced?.tracer),
                 successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
                 serviceName: ServiceName.worker))
         // Last: graceful shutdown reaches the services in reverse order, this one first.

@@ -68,9 +68,10 @@ struct RunCommand: AsyncParsableCommand {
                 "metrics-port": "\(worker.metricsPort.map(String.init) ?? "none")",
                 "allocator": "\(Allocator.description)",
             ])
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-        let tracer = try TracingStart.backend(
-            tracing, shutdownTimeout: worker.shutdownTimeout, services: &services, logger: logger)
+        let metrics = PrometheusMetrics()
+        let traced = try TracingStart.backend(
+            tracing, shutdownTimeout: worker.shutdownTimeout, registry: metrics.registry, logger: logger)
+        var services = traced.map { [$0.service] } ?? []
         if worker.bootstrapServers.isEmpty {
             let broker = try await worker.startEmbeddedBroker(partitions: settings.partitions, logger: logger)
             worker.bootstrapServers = broker.bootstrapServers
@@ -84,7 +85,6 @@ struct RunCommand: AsyncParsableCommand {
             if cluster.isLibrdkafkaMock { adaptToMockCluster(&worker, logger: logger) }
         }
         let health = WorkerHealth()
-        let metrics = PrometheusMetrics()
         if let port = worker.metricsPort {
             services.append(
                 .init(
@@ -95,7 +95,8 @@ struct RunCommand: AsyncParsableCommand {
         services.append(
             .init(
                 service: PushWorker(
-                    configuration: worker, logger: logger, metrics: metrics.worker, health: health, tracer: tracer),
+                    configuration: worker, logger: logger, metrics: metrics.worker, health: health,
+                    tracer: traced?.tracer),
                 successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .cancelGroup,
                 serviceName: ServiceName.worker))
         // Last: graceful shutdown reaches the services in reverse order, this one first.

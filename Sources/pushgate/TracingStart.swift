@@ -1,6 +1,8 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Logging
+import Prometheus
 import PushgateTracing
 import ServiceLifecycle
 
@@ -17,26 +19,32 @@ enum TracingStart {
         }
     }
 
-    /// The log lines' metadata for `settings`: the current span's ids when tracing is on.
+    /// The log lines' metadata for `settings`: the current record trace's ids when tracing is on.
     static func logMetadata(_ settings: TracingSettings) -> Logger.MetadataProvider? {
-        settings.isEnabled ? TracingBackend.logMetadata : nil
+        settings.isEnabled ? RecordTrace.logMetadata : nil
     }
 
-    /// The backend of `settings` (`nil`: tracing is off), its service appended to `services` to run first
-    /// (so that it stops last, exporting what the worker's last spans left, for at most a tenth of
-    /// `shutdownTimeout` and 2 s), and the choice logged.
+    /// The name of the counter of spans dropped: the batch queue full, or a batch the collector did not take.
+    static let spansDroppedMetric = "pushgate_trace_spans_dropped_total"
+
+    /// The tracer of `settings` (`nil`: tracing is off) and the exporter's service, to run first in the command's
+    /// group (so that it stops last, exporting what the worker's last spans left, for at most a tenth of
+    /// `shutdownTimeout` and 2 s); the choice logged, the spans dropped counted in `registry`. Call it before the
+    /// command starts threads of its own (``TracingBackend/make(_:logger:spansDropped:)``).
     static func backend(
-        _ settings: TracingSettings, shutdownTimeout: Duration,
-        services: inout [ServiceGroupConfiguration.ServiceConfiguration], logger: Logger
-    ) throws -> RecordTracer? {
+        _ settings: TracingSettings, shutdownTimeout: Duration, registry: PrometheusCollectorRegistry, logger: Logger
+    ) throws -> (tracer: RecordTracer, service: ServiceGroupConfiguration.ServiceConfiguration)? {
         logger.info("tracing: \(settings.summary)")
-        guard let backend = try TracingBackend.make(settings, logger: logger) else { return nil }
+        guard settings.isEnabled else { return nil }
+        let dropped = Counter(label: spansDroppedMetric, factory: PrometheusMetricsFactory(registry: registry))
+        guard
+            let backend = try TracingBackend.make(settings, logger: logger, spansDropped: { dropped.increment(by: $0) })
+        else { return nil }
         // A tracing exporter that stops (it does not, but for its own errors) never stops the worker.
-        services.append(
-            .init(
-                service: GraceBoundedService(service: backend.service, grace: min(.seconds(2), shutdownTimeout / 10)),
-                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
-                serviceName: ServiceName.tracing))
-        return backend.tracer
+        let service = ServiceGroupConfiguration.ServiceConfiguration(
+            service: GraceBoundedService(service: backend.service, grace: min(.seconds(2), shutdownTimeout / 10)),
+            successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
+            serviceName: ServiceName.tracing)
+        return (backend.tracer, service)
     }
 }

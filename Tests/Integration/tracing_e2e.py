@@ -12,7 +12,7 @@ Scenarios (all by default):
               no device token in any span
   silent      a collector that accepts and never answers: every input is still translated, and SIGTERM still
               stops run and deliver within --shutdown-timeout
-  down        no collector at all (connection refused): the same
+  down        no collector at all (connection refused): the same, and deliver counts the spans it dropped
 Exit status 0 when every scenario passes.
 """
 import json
@@ -278,11 +278,23 @@ def scenario_trace(pushgate, directory, key_path, failures):
                        "service.name: pushgate-run, pushgate-deliver")
         failures.check(receiver.content_types == {"application/x-protobuf"},
                        f"exported as OTLP/HTTP protobuf ({receiver.content_types})")
+        dropped = run.metric("pushgate_trace_spans_dropped_total")
+        failures.check(dropped == 0, f"deliver's /metrics counts dropped spans, none here ({dropped})")
         stop_within(failures, worker, 10, "run")
     finally:
         run.stop()
         receiver.stop()
     return None
+
+
+def wait_for_metric(run, name, timeout):
+    """deliver's `name` once it is above 0, else its last value (None: not in /metrics) after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    value = run.metric(name)
+    while (value is None or value == 0) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        value = run.metric(name)
+    return value
 
 
 def scenario_collector(pushgate, directory, key_path, failures, mode):
@@ -292,8 +304,9 @@ def scenario_collector(pushgate, directory, key_path, failures, mode):
     run = TracedRun(pushgate, directory, key_path, mode)
     try:
         run.put_devices([device("dev-s", "user-s")])
+        timeout = "60000" if receiver else "2000"
         env = {"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100",
-               "OTEL_EXPORTER_OTLP_TIMEOUT": "60000", "OTEL_BSP_EXPORT_TIMEOUT": "60000"}
+               "OTEL_EXPORTER_OTLP_TIMEOUT": timeout, "OTEL_BSP_EXPORT_TIMEOUT": timeout}
         worker = run.start_run(env, shutdown_timeout="5s")
         deliver = run.start_traced_deliver(env, shutdown_timeout="5s")
         count = 300
@@ -306,6 +319,10 @@ def scenario_collector(pushgate, directory, key_path, failures, mode):
         failures.check(len(receipts) == count, f"{mode}: every record delivered ({len(receipts)} of {count})")
         if receiver:
             failures.check(receiver.requests >= 1, f"{mode}: the exporter did reach the collector")
+        else:
+            dropped = wait_for_metric(run, "pushgate_trace_spans_dropped_total", timeout=30)
+            failures.check(dropped is not None and dropped > 0,
+                           f"{mode}: deliver counts the spans it could not export ({dropped})")
         stop_within(failures, worker, 5, f"{mode}: run")
         stop_within(failures, deliver, 5, f"{mode}: deliver")
     finally:

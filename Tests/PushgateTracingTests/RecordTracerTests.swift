@@ -2,19 +2,19 @@ import Logging
 import PushModel
 import Testing
 import Tracing
+import W3CTraceContext
 
 @testable import PushgateTracing
 
-/// The spans swift-otel's tracer makes through ``RecordTracer`` (its exporter is never run: nothing is sent).
+/// The record traces ``RecordTracer`` makes, with swift-otel's tracer (its exporter is never run: nothing is sent).
 @Suite struct RecordTracerTests {
-    let tracer: RecordTracer
+    static let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 
-    init() throws {
+    private static func tracer(_ environment: [String: String] = [:]) throws -> RecordTracer {
         let settings = try TracingSettings.resolve(
-            ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"], defaultServiceName: "pushgate-test")
-        let made = try TracingBackend.make(settings, logger: Logger(label: "test"))
-        let backend = try #require(made)
-        tracer = backend.tracer
+            environment.merging(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"]) { $1 },
+            defaultServiceName: "pushgate-test")
+        return try #require(try TracingBackend.make(settings, logger: Logger(label: "test"))).tracer
     }
 
     private func parse(_ traceparent: String) -> (trace: Substring, span: Substring, flags: Substring)? {
@@ -23,70 +23,101 @@ import Tracing
         return (parts[1], parts[2], parts[3])
     }
 
-    private func span(parent: String?, tracestate: String? = nil) -> any Span {
+    private func trace(
+        _ tracer: RecordTracer, parent: String?, tracestate: String? = nil
+    ) -> RecordTrace {
         var headers = [RecordHeader(name: "x", text: "1")]
         if let parent { headers.append(RecordHeader(name: "traceparent", text: parent)) }
         if let tracestate { headers.append(RecordHeader(name: "tracestate", text: tracestate)) }
-        return tracer.startProcessSpan(
+        return tracer.startRecord(
             topic: "push.unified", partition: 3, offset: 42, group: "g", key: Array("user-1".utf8), headers: headers)
     }
 
     @Test func aRecordsSpanIsAChildOfItsTraceparent() throws {
-        let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-        let span = span(parent: parent, tracestate: "vendor=a")
-        defer { span.end() }
-        let headers = try #require(tracer.traceHeaders(of: span))
-        let written = try #require(parse(headers.traceparent))
+        let trace = trace(try Self.tracer(), parent: Self.parent, tracestate: "vendor=a")
+        defer { trace.end() }
+        let written = try #require(parse(trace.headers.traceparent))
         #expect(written.trace == "0af7651916cd43dd8448eb211c80319c")
         #expect(written.span != "b7ad6b7169203331")
         #expect(written.flags == "01")
-        #expect(headers.tracestate == "vendor=a")
-        #expect(span.isRecording)
+        #expect(trace.headers.tracestate == "vendor=a")
+        #expect(trace.isSampled && trace.span?.isRecording == true)
     }
 
-    @Test func anUnsampledParentGivesASpanOfItsOwnWithFlags00() throws {
-        let span = span(parent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")
-        defer { span.end() }
-        let headers = try #require(tracer.traceHeaders(of: span))
-        let written = try #require(parse(headers.traceparent))
+    @Test func anUnsampledParentGivesNoSpanButIdsOfItsOwnWithFlags00() throws {
+        let trace = trace(try Self.tracer(), parent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")
+        let written = try #require(parse(trace.headers.traceparent))
         #expect(written.trace == "0af7651916cd43dd8448eb211c80319c")
-        #expect(written.span != "b7ad6b7169203331")
+        #expect(written.span != "b7ad6b7169203331" && written.span != String(repeating: "0", count: 16))
         #expect(written.flags == "00")
-        #expect(!span.isRecording)
+        #expect(!trace.isSampled)
     }
 
     @Test func aRecordWithoutValidTraceparentStartsATrace() throws {
-        for parent in [nil, "not-a-traceparent"] {
-            let span = span(parent: parent)
-            defer { span.end() }
-            let headers = try #require(tracer.traceHeaders(of: span))
-            let written = try #require(parse(headers.traceparent))
+        let tracer = try Self.tracer()
+        for parent in [nil, "not-a-traceparent", "00-00000000000000000000000000000000-b7ad6b7169203331-01"] {
+            let trace = trace(tracer, parent: parent)
+            defer { trace.end() }
+            let written = try #require(parse(trace.headers.traceparent))
             #expect(written.trace != String(repeating: "0", count: 32))
-            #expect(written.flags == "01")
+            #expect(written.flags == "01" && trace.isSampled)
         }
     }
 
-    /// A sampler that drops every span (`always_off`) makes spans without a context: the records still get an
-    /// unsampled span of pushgate's, continuing the parent's trace (SPEC section 11).
-    @Test func aSpanWithoutContextStillGivesAnUnsampledTraceparentOfItsOwn() throws {
-        let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-        let headers = [
-            RecordHeader(name: "traceparent", text: parent), RecordHeader(name: "tracestate", text: "vendor=a"),
-        ]
-        let span = NoOpTracer().startSpan("process push.unified", context: .topLevel, ofKind: .consumer)
-        #expect(tracer.traceHeaders(of: span) == nil, "the span has no context")
-        let written = tracer.traceHeaders(of: span, parentHeaders: headers)
-        let fields = try #require(parse(written.traceparent))
-        #expect(fields.trace == "0af7651916cd43dd8448eb211c80319c")
-        #expect(fields.span != "b7ad6b7169203331" && fields.span != String(repeating: "0", count: 16))
-        #expect(fields.flags == "00")
-        #expect(written.tracestate == "vendor=a")
-        let again = tracer.traceHeaders(of: span, parentHeaders: headers)
-        #expect(again.traceparent != written.traceparent, "every span has an id of its own")
+    /// W3C Trace Context: a `tracestate` that cannot be parsed is dropped, its `traceparent` is kept.
+    @Test func anInvalidTracestateIsDroppedAndTheParentKept() throws {
+        let trace = trace(try Self.tracer(), parent: Self.parent, tracestate: "not a list member")
+        defer { trace.end() }
+        #expect(parse(trace.headers.traceparent)?.trace == "0af7651916cd43dd8448eb211c80319c")
+        #expect(trace.headers.tracestate == nil)
+    }
 
-        for parentHeaders in [[], [RecordHeader(name: "traceparent", text: "not-a-traceparent")]] {
-            let started = try #require(parse(tracer.traceHeaders(of: span, parentHeaders: parentHeaders).traceparent))
+    /// A sampler that drops every span (`always_off`): the records still get an unsampled span id of pushgate's,
+    /// continuing the parent's trace (SPEC section 11), a new one each time.
+    @Test func alwaysOffStillGivesEveryRecordAnUnsampledTraceparentOfItsOwn() throws {
+        let tracer = try Self.tracer(["OTEL_TRACES_SAMPLER": "always_off"])
+        let first = trace(tracer, parent: Self.parent, tracestate: "vendor=a")
+        let fields = try #require(parse(first.headers.traceparent))
+        #expect(fields.trace == "0af7651916cd43dd8448eb211c80319c")
+        #expect(fields.span != "b7ad6b7169203331" && fields.flags == "00")
+        #expect(first.headers.tracestate == "vendor=a" && !first.isSampled)
+        let again = trace(tracer, parent: Self.parent, tracestate: "vendor=a")
+        #expect(again.headers.traceparent != first.headers.traceparent, "every span has an id of its own")
+        for parent in [nil, "not-a-traceparent"] {
+            let started = try #require(parse(trace(tracer, parent: parent).headers.traceparent))
             #expect(started.trace != String(repeating: "0", count: 32) && started.flags == "00")
         }
+    }
+
+    @Test func requestSpansAreMadeForSampledRecordsOnly() throws {
+        let tracer = try Self.tracer()
+        let sampled = trace(tracer, parent: Self.parent)
+        let request = try #require(tracer.startRequestSpan(host: "api.push.apple.com", port: 443, record: sampled))
+        request.end()
+        sampled.end()
+        let unsampled = trace(tracer, parent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")
+        #expect(tracer.startRequestSpan(host: "api.push.apple.com", port: 443, record: unsampled) == nil)
+    }
+
+    @Test func traceparentIsWrittenAsW3CTraceContextWritesIt() {
+        var generator = SystemRandomNumberGenerator()
+        for sampled in [true, false] {
+            let (traceID, spanID) = (TraceID.random(using: &generator), SpanID.random(using: &generator))
+            let expected = TraceContext(
+                traceID: traceID, spanID: spanID, flags: sampled ? .sampled : [], state: TraceState())
+            #expect(
+                RecordTracer.traceparent(traceID: traceID, spanID: spanID, sampled: sampled)
+                    == expected.traceParentHeaderValue)
+        }
+    }
+
+    @Test func logLinesCarryTheCurrentRecordTracesIds() throws {
+        let trace = trace(try Self.tracer(["OTEL_TRACES_SAMPLER": "always_off"]), parent: Self.parent)
+        let fields = try #require(parse(trace.headers.traceparent))
+        #expect(RecordTrace.logMetadata.get().isEmpty, "no record trace is current")
+        let metadata = RecordTrace.$current.withValue(trace) { RecordTrace.logMetadata.get() }
+        #expect(metadata["trace_id"] == .string(String(fields.trace)))
+        #expect(metadata["span_id"] == .string(String(fields.span)))
+        #expect(metadata["trace_flags"] == "00")
     }
 }

@@ -12,22 +12,22 @@ final class RequestSpans: Sendable {
     @TaskLocal static var current: RequestSpans?
 
     private let tracer: RecordTracer
-    /// The delivered record's span, the parent of every request's.
-    private let parent: InstrumentationContext
+    /// The delivered record's trace, whose span is the parent of every request's.
+    private let record: RecordTrace
     private let spans = Mutex<[any Span]>([])
 
-    /// The spans of one send, children of `parent`.
-    init(tracer: RecordTracer, parent: InstrumentationContext) {
+    /// The spans of one send, children of `record`'s span.
+    init(tracer: RecordTracer, record: RecordTrace) {
         self.tracer = tracer
-        self.parent = parent
+        self.record = record
     }
 
-    /// Starts the span of a request to `url`.
-    func start(url: String) -> any Span {
+    /// Starts the span of a request to `url`; `nil` when the record is not sampled.
+    func start(url: String) -> (any Span)? {
         let address = URL(string: url)
         let host = address?.host ?? ""
         let port = address?.port ?? (address?.scheme == "http" ? 80 : 443)
-        let span = tracer.startRequestSpan(host: host, port: port, context: parent)
+        guard let span = tracer.startRequestSpan(host: host, port: port, record: record) else { return nil }
         spans.withLock { $0.append(span) }
         return span
     }

@@ -1,7 +1,6 @@
 import Foundation
 import PushgateKafka
 import PushgateTracing
-import Tracing
 
 /// Sends one push until it has a final outcome (SPEC 10.6): waits while its platform is paused, takes
 /// one of the platform's request slots (`--max-in-flight-requests`) per request, retries what is
@@ -18,7 +17,8 @@ public struct PushAttempts: Sendable {
     let metrics: DeliveryMetrics
     /// Now, in ms since 1970 (expiries are wall-clock times).
     let wallClock: @Sendable () -> Int64
-    /// Makes a `POST` span per request, children of the current span (SPEC section 11); `nil`: tracing is off.
+    /// Makes a `POST` span per request of a sampled record, children of its span (SPEC section 11); `nil`: tracing
+    /// is off.
     let tracer: RecordTracer?
 
     /// Creates the attempts of pushes through `senders`.
@@ -126,8 +126,8 @@ public struct PushAttempts: Sendable {
 
     /// `sender`'s answer to `push`, the requests it makes traced when tracing is on (SPEC section 11).
     private func send(_ push: DevicePush, with sender: any PushSender, platform: Platform) async -> PushAnswer {
-        guard let tracer else { return await sender.send(push) }
-        let spans = RequestSpans(tracer: tracer, parent: InstrumentationContext.current ?? .topLevel)
+        guard let tracer, let record = RecordTrace.current, record.isSampled else { return await sender.send(push) }
+        let spans = RequestSpans(tracer: tracer, record: record)
         let answer = await RequestSpans.$current.withValue(spans) { await sender.send(push) }
         spans.end(platform: platform, outcome: RequestSpans.outcome(of: answer))
         return answer

@@ -1,7 +1,6 @@
 import Logging
 import PushModel
 import PushgateTracing
-import Tracing
 
 /// What one delivered record becomes (SPEC 10.2): its devices from the directory (or a broadcast, a dry
 /// run, `no_device`), each sent until it has a final outcome, each outcome counted, a `gone` device marked
@@ -17,9 +16,6 @@ public struct RecordDelivery: Sendable {
     let logger: Logger
     /// Makes the records' spans (SPEC section 11); `nil`: tracing is off.
     let tracer: RecordTracer?
-    /// The `traceparent` and `tracestate` of the span of the record being delivered, for its receipts (SPEC
-    /// section 11); `nil` when tracing is off.
-    @TaskLocal static var receiptTrace: TraceHeaders?
     /// The consumer group, on the records' spans.
     let group: String?
 
@@ -112,7 +108,8 @@ public struct RecordDelivery: Sendable {
         metrics.recordOutcome(platform: platform, outcome: answer.outcome, reason: answer.details.reason)
         guard selection.selects(answer.outcome) else { return }
         var receipt = receipt(of: record, platform: platform, device: device, key: key, answer: answer)
-        receipt.trace = Self.receiptTrace
+        // The record span's `traceparent` and `tracestate` (SPEC section 11), when tracing is on.
+        receipt.trace = RecordTrace.current?.headers
         try await receipts.write(receipt)
     }
 

@@ -1,6 +1,6 @@
 import PushModel
 import PushgateKafka
-import Tracing
+import PushgateTracing
 
 /// Where a read record goes: delivered in a task of its own; its ticket acknowledged (so that its
 /// partition's offset may advance past it, ``OffsetTracker``) only once ``RecordDelivery`` says every
@@ -27,18 +27,15 @@ struct RecordPipeline: Sendable {
         }
     }
 
-    /// Delivers `record`, inside its consumer span when tracing is on (SPEC section 11): the span is current
-    /// for the requests' spans, the receipts' `traceparent` and the log lines.
+    /// Delivers `record`, inside its trace when tracing is on (SPEC section 11): the trace is current for the
+    /// requests' spans, the receipts' `traceparent` and the log lines.
     private static func deliver(_ record: DeliveredRecord, with delivery: RecordDelivery) async throws -> Bool {
         guard let tracer = delivery.tracer else { return try await delivery.deliver(record) }
         let headers = record.headers.map { RecordHeader(name: $0.name, value: $0.value) }
-        let span = tracer.startProcessSpan(
+        let trace = tracer.startRecord(
             topic: record.topic, partition: record.partition, offset: record.offset, group: delivery.group, key: nil,
             headers: headers)
-        defer { span.end() }
-        let trace = tracer.traceHeaders(of: span, parentHeaders: headers)
-        return try await InstrumentationContext.withValue(span.context) {
-            try await RecordDelivery.$receiptTrace.withValue(trace) { try await delivery.deliver(record) }
-        }
+        defer { trace.end() }
+        return try await RecordTrace.$current.withValue(trace) { try await delivery.deliver(record) }
     }
 }
