@@ -5,10 +5,16 @@ import Tracing
 
 /// The pipeline's part of SPEC section 11, when tracing is on: one consumer span per input, whose
 /// `traceparent` (and `tracestate`) every record written for that input carries in place of the input's.
-struct PipelineTracing: Sendable {
+final class PipelineTracing: Sendable {
     let tracer: RecordTracer
     /// The consumer group, `messaging.consumer.group.name`.
     let group: String
+
+    /// Spans made by `tracer`, for the consumer group `group`.
+    init(tracer: RecordTracer, group: String) {
+        self.tracer = tracer
+        self.group = group
+    }
 
     /// Starts the trace of `input` and puts its trace headers in place of the input's own, so that the
     /// translator forwards them, at the forwarded headers' place, on every output and dead letter.
@@ -26,10 +32,11 @@ struct PipelineTracing: Sendable {
         guard let span = trace.span else { return }
         var formats: [String] = []
         for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
-        span.attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
-        if let error = translation.deadLetters.first?.errors.first {
-            span.attributes["error.type"] = SpanAttribute.string(error.code.rawValue)
-            span.setStatus(SpanStatus(code: .error))
+        let error = translation.deadLetters.first?.errors.first
+        span.updateAttributes { attributes in
+            attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
+            if let error { attributes["error.type"] = SpanAttribute.string(error.code.rawValue) }
         }
+        if error != nil { span.setStatus(SpanStatus(code: .error)) }
     }
 }

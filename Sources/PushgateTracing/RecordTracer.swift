@@ -29,26 +29,30 @@ public struct RecordTracer: Sendable {
         let traceID = parent?.context.traceID ?? ids.traceID()
         guard sampler.isSampled(traceID: traceID, parentSampled: parent?.context.flags.contains(.sampled)) else {
             let traceparent = Self.traceparent(traceID: traceID, spanID: ids.spanID(), sampled: false)
-            return RecordTrace(span: nil, headers: TraceHeaders(traceparent: traceparent, tracestate: parent?.state))
+            return RecordTrace(
+                span: nil, headers: TraceHeaders(traceparentBytes: traceparent, tracestate: parent?.state))
         }
         let span = tracer.startSpan("process \(topic)", context: context(of: parent), ofKind: .consumer)
-        span.updateAttributes { attributes in
-            attributes[OTelAttribute.messaging.system] = "kafka"
-            attributes[OTelAttribute.messaging.operation.type] = "process"
-            attributes[OTelAttribute.messaging.destination.name] = SpanAttribute.string(topic)
-            attributes[OTelAttribute.messaging.destination.partition.id] = SpanAttribute.string(String(partition))
-            attributes[OTelAttribute.messaging.kafka.offset] = SpanAttribute.int64(offset)
-            if let group { attributes[OTelAttribute.messaging.consumer.group.name] = SpanAttribute.string(group) }
-            if let key, let text = String(validating: key, as: UTF8.self) {
-                attributes[OTelAttribute.messaging.kafka.message.key] = SpanAttribute.string(text)
-            }
+        // Set at once, with room for the attributes added later (`pushgate.formats`, `error.type`): a dictionary
+        // grown one attribute at a time is copied each time it grows.
+        var attributes = SpanAttributes()
+        attributes.reserveCapacity(10)
+        attributes[OTelAttribute.messaging.system] = "kafka"
+        attributes[OTelAttribute.messaging.operation.type] = "process"
+        attributes[OTelAttribute.messaging.destination.name] = SpanAttribute.string(topic)
+        attributes[OTelAttribute.messaging.destination.partition.id] = SpanAttribute.string(String(partition))
+        attributes[OTelAttribute.messaging.kafka.offset] = SpanAttribute.int64(offset)
+        if let group { attributes[OTelAttribute.messaging.consumer.group.name] = SpanAttribute.string(group) }
+        if let key, let text = String(validating: key, as: UTF8.self) {
+            attributes[OTelAttribute.messaging.kafka.message.key] = SpanAttribute.string(text)
         }
+        span.attributes = attributes
         // A tracer that made the span without a context (it records nothing) still gives the records an
         // unsampled span id of pushgate's.
         let headers =
             traceHeaders(of: span.context)
             ?? TraceHeaders(
-                traceparent: Self.traceparent(traceID: traceID, spanID: ids.spanID(), sampled: false),
+                traceparentBytes: Self.traceparent(traceID: traceID, spanID: ids.spanID(), sampled: false),
                 tracestate: parent?.state)
         return RecordTrace(span: span.isRecording ? span : nil, headers: headers)
     }
@@ -58,11 +62,12 @@ public struct RecordTracer: Sendable {
     public func startRequestSpan(host: String, port: Int, record: RecordTrace) -> (any Span)? {
         guard let parent = record.span else { return nil }
         let span = tracer.startSpan("POST", context: parent.context, ofKind: .client)
-        span.updateAttributes { attributes in
-            attributes[OTelAttribute.http.request.method] = "POST"
-            attributes[OTelAttribute.server.address] = SpanAttribute.string(host)
-            attributes[OTelAttribute.server.port] = SpanAttribute.int64(Int64(port))
-        }
+        var attributes = SpanAttributes()
+        attributes.reserveCapacity(8)
+        attributes[OTelAttribute.http.request.method] = "POST"
+        attributes[OTelAttribute.server.address] = SpanAttribute.string(host)
+        attributes[OTelAttribute.server.port] = SpanAttribute.int64(Int64(port))
+        span.attributes = attributes
         return span
     }
 
@@ -95,14 +100,13 @@ public struct RecordTracer: Sendable {
         return TraceHeaders(traceparent: traceparent, tracestate: carrier.tracestate)
     }
 
-    /// `00-TRACEID-SPANID-FLAGS` in lowercase hex.
-    static func traceparent(traceID: TraceID, spanID: SpanID, sampled: Bool) -> String {
-        String(unsafeUninitializedCapacity: 55) { buffer in
+    /// `00-TRACEID-SPANID-FLAGS` in lowercase hex, as UTF-8 bytes.
+    static func traceparent(traceID: TraceID, spanID: SpanID, sampled: Bool) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 55) { buffer, count in
             let digits: StaticString = "0123456789abcdef"
-            var index = 0
             func put(_ byte: UInt8) {
-                buffer[index] = byte
-                index += 1
+                buffer[count] = byte
+                count += 1
             }
             func hex(_ byte: UInt8) {
                 digits.withUTF8Buffer { digits in
@@ -118,7 +122,6 @@ public struct RecordTracer: Sendable {
             withUnsafeBytes(of: spanID.bytes) { for byte in $0 { hex(byte) } }
             put(UInt8(ascii: "-"))
             hex(sampled ? 1 : 0)
-            return index
         }
     }
 }

@@ -8,22 +8,35 @@ public struct TraceHeaders: Sendable, Hashable {
     /// `tracestate`: the header's name.
     public static let tracestateName = "tracestate"
 
-    /// `00-TRACEID-SPANID-FLAGS`.
-    public var traceparent: String
+    /// `traceparent` as written on records: its UTF-8 bytes.
+    public let traceparentBytes: [UInt8]
     /// The vendors' entries, `nil` when there are none.
     public var tracestate: String?
 
+    /// `00-TRACEID-SPANID-FLAGS`.
+    public var traceparent: String { String(decoding: traceparentBytes, as: UTF8.self) }
+
     /// The headers of a span whose `traceparent` and `tracestate` are these.
     public init(traceparent: String, tracestate: String? = nil) {
-        self.traceparent = traceparent
+        self.init(traceparentBytes: Array(traceparent.utf8), tracestate: tracestate)
+    }
+
+    /// The headers of a span whose `traceparent` (UTF-8) and `tracestate` are these.
+    public init(traceparentBytes: [UInt8], tracestate: String? = nil) {
+        self.traceparentBytes = traceparentBytes
         self.tracestate = tracestate
     }
 
     /// The headers as a list: `traceparent`, then `tracestate` when there is one.
     public var list: [RecordHeader] {
-        var headers = [RecordHeader(name: Self.traceparentName, text: traceparent)]
-        if let tracestate { headers.append(RecordHeader(name: Self.tracestateName, text: tracestate)) }
+        var headers: [RecordHeader] = []
+        append(to: &headers)
         return headers
+    }
+
+    private func append(to headers: inout [RecordHeader]) {
+        headers.append(RecordHeader(name: Self.traceparentName, value: traceparentBytes))
+        if let tracestate { headers.append(RecordHeader(name: Self.tracestateName, text: tracestate)) }
     }
 
     /// Whether `name` is `traceparent` or `tracestate` (ASCII case-insensitively, as W3C names are).
@@ -44,11 +57,11 @@ public struct TraceHeaders: Sendable, Hashable {
                 continue
             }
             if !written {
-                replaced.append(contentsOf: list)
+                append(to: &replaced)
                 written = true
             }
         }
-        if !written { replaced.append(contentsOf: list) }
+        if !written { append(to: &replaced) }
         return replaced
     }
 

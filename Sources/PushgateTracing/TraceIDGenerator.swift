@@ -14,20 +14,23 @@ final class TraceIDGenerator: Sendable {
 
     /// A new trace id (never all zeros).
     func traceID() -> TraceID {
-        state.withLock { generator in
-            var id = TraceID.random(using: &generator)
-            while id == .null { id = TraceID.random(using: &generator) }
-            return id
+        var words = (UInt64(0), UInt64(0))
+        while words == (0, 0) { words = state.withLock { ($0.next(), $0.next()) } }
+        var bytes: TraceID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            buffer.storeBytes(of: words.0.bigEndian, toByteOffset: 0, as: UInt64.self)
+            buffer.storeBytes(of: words.1.bigEndian, toByteOffset: 8, as: UInt64.self)
         }
+        return TraceID(bytes: bytes)
     }
 
     /// A new span id (never all zeros).
     func spanID() -> SpanID {
-        state.withLock { generator in
-            var id = SpanID.random(using: &generator)
-            while id == .null { id = SpanID.random(using: &generator) }
-            return id
-        }
+        var word = UInt64(0)
+        while word == 0 { word = state.withLock { $0.next() } }
+        var bytes: SpanID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: word.bigEndian, as: UInt64.self) }
+        return SpanID(bytes: bytes)
     }
 }
 

@@ -107,7 +107,7 @@ import W3CTraceContext
                 traceID: traceID, spanID: spanID, flags: sampled ? .sampled : [], state: TraceState())
             #expect(
                 RecordTracer.traceparent(traceID: traceID, spanID: spanID, sampled: sampled)
-                    == expected.traceParentHeaderValue)
+                    == Array(expected.traceParentHeaderValue.utf8))
         }
     }
 

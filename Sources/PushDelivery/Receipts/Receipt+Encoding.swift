@@ -45,7 +45,7 @@ extension Receipt {
         if let source { headers.append((HeaderName.source, Array(source.utf8))) }
         if let id { headers.append((HeaderName.id, Array(id.utf8))) }
         if let trace {
-            headers.append((TraceHeaders.traceparentName, Array(trace.traceparent.utf8)))
+            headers.append((TraceHeaders.traceparentName, trace.traceparentBytes))
             if let tracestate = trace.tracestate {
                 headers.append((TraceHeaders.tracestateName, Array(tracestate.utf8)))
             }
