@@ -5,7 +5,7 @@ SWIFT ?= swift
 PYTHON ?= python3
 BIN := .build/debug/pushgate
 
-.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-delivery bench-delivery-deps bench-delivery-smoke bench-directory bench-instructions bench-instructions-worker bench-smoke bench-thresholds-update bench-tracing demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
+.PHONY: run console console-test check test lint format deps deps-check build build-release bench bench-build bench-check bench-console bench-console-smoke bench-delivery bench-delivery-deps bench-delivery-smoke bench-directory bench-instructions bench-instructions-tracing bench-instructions-worker bench-smoke bench-thresholds-update bench-tracing demo-translate deploy-lint fuzz fuzz-build fuzz-smoke playground playground-test
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
@@ -239,6 +239,18 @@ bench-instructions:
 ## valgrind; about a minute after the builds.
 bench-instructions-worker: build-release bench-build
 	@$(BENCH)/scripts/worker-instructions.sh .build/release/pushgate $(BENCH_BIN)/pipeline-benchmark $(RECORDS)
+
+## What tracing adds to the worker's pipeline thread, in instructions per input counted as above: tracing off,
+## on with no input sampled (OTEL_TRACES_SAMPLER=always_off: ids and headers only) and on with every input
+## sampled, exporting to the collector stand-in of bench-tracing. About three minutes after the builds.
+bench-instructions-tracing: build-release bench-build
+	@$(PYTHON) Tests/Integration/otlp_receiver.py --port $(OTLP_BENCH_PORT) --discard >/dev/null & \
+	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; \
+	  count="$(BENCH)/scripts/worker-instructions.sh .build/release/pushgate $(BENCH_BIN)/pipeline-benchmark \
+	    $${RECORDS:-20000}"; endpoint=OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$(OTLP_BENCH_PORT); \
+	  printf 'tracing off: ' && $$count && \
+	  printf 'tracing on, always_off: ' && $$count $$endpoint OTEL_TRACES_SAMPLER=always_off && \
+	  printf 'tracing on, always_on: ' && $$count $$endpoint OTEL_TRACES_SAMPLER=always_on
 
 ## Part of `make test`: the translation benchmarks' allocation counts against Benchmarks/Thresholds/ (exactly:
 ## they are deterministic; no time is ever checked).

@@ -11,13 +11,20 @@
 #
 #   worker instructions: N per input on the pipeline thread, A of them atomic (RECORDS inputs)
 #
-# Usage: worker-instructions.sh PUSHGATE PIPELINE_BENCHMARK [RECORDS]
+# Usage: worker-instructions.sh PUSHGATE PIPELINE_BENCHMARK [RECORDS [OTEL_VARIABLE=VALUE ...]]
+# With OTEL_* variables, the worker runs with them (the benchmark's worker-traced contender): the
+# instructions of tracing on the pipeline thread (the exporter's own threads are not counted).
 # PUSHGATE must be linked with --static-swift-stdlib (make build-release): valgrind 3.19 stops on the
 # dynamic build while reading the symbols of the Swift runtime's ICU library.
 set -euo pipefail
 pushgate=$1
 bench=$2
 records=${3:-20000}
+contender=(--contender worker)
+if [ $# -gt 3 ]; then
+  contender=(--contender worker-traced)
+  for variable in "${@:4}"; do contender+=(--traced-env "$variable"); done
+fi
 command -v valgrind >/dev/null || { echo "worker-instructions.sh needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,7 +42,7 @@ fi
 exec "$work/pushgate" "\$@"
 WRAPPER
 chmod +x "$work/pushgate-under-callgrind"
-"$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 --contender worker \
+"$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 "${contender[@]}" \
   --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
 instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out" 2>/dev/null || true)
 atomics=$(awk '/^summary:/ { print $3 }' "$work/callgrind.out" 2>/dev/null || true)
