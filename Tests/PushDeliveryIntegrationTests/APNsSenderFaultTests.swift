@@ -108,6 +108,23 @@ struct APNsSenderFaultTests {
         #expect(after.details.status == 200, "the sender goes on after a timeout")
     }
 
+    /// An answer whose head comes but whose body never does ends after the request timeout without a byte, with the
+    /// head's status; without a limit on the body the send never returned.
+    @Test(.timeLimit(.minutes(1))) func anAnswerWhoseBodyStallsEndsWithItsStatus() async throws {
+        let standIn = try await APNsStandIn(answers: [
+            token(0): [Answer(status: 410, reason: "Unregistered", action: "stall_body")]
+        ])
+        let (stalled, after) = try await APNsSenderIntegrationTests.withSender(standIn, requestTimeout: .seconds(3)) {
+            sender in
+            (
+                await sender.send(DevicePush(record: record, device: device(token(0)))),
+                await sender.send(DevicePush(record: record, device: device(token(1))))
+            )
+        }
+        #expect(stalled.details.status == 410, "the head's status is kept")
+        #expect(after.details.status == 200, "the sender goes on")
+    }
+
     /// A request sent while the client has not yet seen the connection close may fail the same way; the worker
     /// tries again, as the test does (at most three times).
     @Test(arguments: ["goaway", "close", "reset"])

@@ -75,7 +75,8 @@ public final class PushHTTPClient: Sendable {
     }
 
     /// Posts `body` to `url` with `headers` and waits for the whole answer, at most
-    /// ``PushHTTPConfiguration/requestTimeout``. Never throws: a request without an answer is an ``HTTPFailure``.
+    /// ``PushHTTPConfiguration/requestTimeout`` (an answer whose body does not end by then keeps its status, without
+    /// a body). Never throws: a request without an answer is an ``HTTPFailure``.
     public func post(url: String, headers: [(name: String, value: String)], body: [UInt8]) async -> HTTPExchange {
         guard let (client, number) = clients.checkOut() else {
             return .failed(HTTPFailure(kind: .cancelled, errorType: "PushHTTPClient shut down"))
@@ -97,9 +98,10 @@ public final class PushHTTPClient: Sendable {
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let span = RequestSpans.current?.start(url: url)
+        let deadline = NIODeadline.now() + Self.timeAmount(configuration.requestTimeout)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: Self.timeAmount(configuration.requestTimeout))
+            response = try await client.execute(request, deadline: deadline)
         } catch {
             let failure = Self.failure(error, taskCancelled: Task.isCancelled)
             if let span {
@@ -110,13 +112,24 @@ public final class PushHTTPClient: Sendable {
         }
         span?.attributes["http.response.status_code"] = SpanAttribute.int64(Int64(response.status.code))
         let fields = response.headers.map { (name: $0.name, value: $0.value) }
-        let body: [UInt8]?
-        do {
-            body = Array(buffer: try await response.body.collect(upTo: Self.answerSizeLimit))
-        } catch {
-            body = nil
-        }
+        let body = await Self.collect(response.body, until: deadline)
         return .answered(HTTPAnswer(status: Int(response.status.code), headers: fields, body: body))
+    }
+
+    /// The whole of an answer's body, read until `deadline` (AsyncHTTPClient's own deadline ends with the
+    /// answer's head); `nil` when it could not be read or did not end in time, its stream then cancelled. The read
+    /// runs in a task of its own that an event loop's timer cancels, as AsyncHTTPClient bounds the head: a timer
+    /// cancelled once the body is read is taken off the loop at once (a sleeping task's would stay queued until its
+    /// deadline, one per request).
+    private static func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline) async -> [UInt8]? {
+        let reading = Task { (try? await body.collect(upTo: answerSizeLimit)).map { Array(buffer: $0) } }
+        let timer = HTTPClient.defaultEventLoopGroup.any().scheduleTask(deadline: deadline) { reading.cancel() }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await reading.value
+        } onCancel: {
+            reading.cancel()
+        }
     }
 
     /// Closes every connection; call once, when no request is in flight any more.

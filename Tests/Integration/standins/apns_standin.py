@@ -38,7 +38,8 @@ an object; every member is optional:
   of the JSON one; "delay": seconds to wait before answering (or before "action");
   "action": "answer" (default), "garbage" (the status with a body that is not JSON), "no_answer" (never answer the
   stream), "goaway" (GOAWAY with {"reason": REASON or "Shutdown"} naming this stream as the last, then close the
-  connection, no answer), "close" (close the connection without an answer), "reset" (RST_STREAM the stream).
+  connection, no answer), "close" (close the connection without an answer), "reset" (RST_STREAM the stream),
+  "stall_body" (the status's headers, then never the body nor the stream's end).
 A token of "environments" is valid on that environment's port only (the other answers 400 BadDeviceToken).
 
 --refuse-tokens-for SECONDS: a credential outage. Every request whose provider token passes the checks above is
@@ -88,7 +89,7 @@ VOIP_BODY_LIMIT = 5120
 BROADCAST_BODY_LIMIT = 5120
 UUID_PATTERN = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 TOKEN_PATTERN = re.compile(r"^(?:[0-9a-f]{2})+$")
-ACTIONS = {"answer", "garbage", "no_answer", "goaway", "close", "reset"}
+ACTIONS = {"answer", "garbage", "no_answer", "goaway", "close", "reset", "stall_body"}
 
 
 def load_verify_key(path):

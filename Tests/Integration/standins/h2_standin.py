@@ -256,8 +256,8 @@ class Request:
 class Connection:
     """One client connection: h2's state machine between an asyncio stream and a stand-in. A subclass names its
     `request_class`, decides the answer to every whole request (`decide`) and makes the response of an answer
-    (`response`); answers are dicts whose "delay" and "action" ("answer", "no_answer", "close", "reset") this class
-    carries out."""
+    (`response`); answers are dicts whose "delay" and "action" ("answer", "no_answer", "close", "reset",
+    "stall_body": the response's headers without the stream's end) this class carries out."""
 
     request_class = Request
     # How long a connection that sent GOAWAY (Faults.goaway_every) stays open for the answers before it.
@@ -370,6 +370,11 @@ class Connection:
                 return
             if action == "reset":
                 self.h2.reset_stream(stream_id, h2.errors.ErrorCodes.INTERNAL_ERROR)
+                self.flush()
+                return
+            if action == "stall_body":
+                headers, _ = self.response(answer)
+                self.h2.send_headers(stream_id, headers, end_stream=False)
                 self.flush()
                 return
             await self.act(stream_id, answer, action)
