@@ -10,6 +10,8 @@ Scenarios (all by default):
               span's parent, kind, name, attributes and status; `traceparent` of every output, dead letter and
               receipt is pushgate's span, at the forwarded headers' place; trace_id/span_id in the JSON logs;
               no device token in any span
+  ratio       OTEL_TRACES_SAMPLER=traceidratio at 0.5: exactly the inputs pushgate's rule samples export spans and
+              write flags 01, whatever their parent's flag
   silent      a collector that accepts and never answers: every input is still translated, and SIGTERM still
               stops run and deliver within --shutdown-timeout
   down        no collector at all (connection refused): the same, and deliver counts the spans it dropped
@@ -331,8 +333,49 @@ def scenario_collector(pushgate, directory, key_path, failures, mode):
             receiver.stop()
 
 
+def scenario_ratio(pushgate, directory, key_path, failures):
+    """`traceidratio` at 0.5 decided by pushgate: exactly the inputs whose trace ids it samples export spans and
+    write flags 01, whatever their parent's flag (the sampler is not parent-based). The trace ids are chosen so that
+    a second ratio sampler reading the id's bytes the other way round (swift-otel's, were it still applied) would
+    sample none of them."""
+    receiver = OTLPReceiver()
+    run = TracedRun(pushgate, directory, key_path, "ratio")
+    try:
+        env = {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "200",
+               "OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.5"}
+        worker = run.start_run(env)
+        # The last 8 bytes, big-endian and halved, below 2^62: sampled ("3..." ends "ff"); above: not ("c..." ends
+        # "00"). Read little-endian (the last byte first) against the same share, each is the other way round.
+        sampled = {f"{n:016x}" + "3" + "a" * 13 + "ff" for n in range(1, 11)}
+        dropped = {f"{n:016x}" + "c" + "a" * 13 + "00" for n in range(11, 21)}
+        for index, trace_id in enumerate(sorted(sampled) + sorted(dropped)):
+            flags = "00" if trace_id in sampled else "01"
+            run.produce(INPUT, f"user-{index}".encode(), VALID,
+                        [("traceparent", f"00-{trace_id}-{index + 1:016x}-{flags}".encode())])
+        outputs = run.outputs(expect=20)
+        failures.check(len(outputs) == 20, f"ratio: 20 outputs (got {len(outputs)})")
+        written = {}
+        for record in outputs:
+            match = TRACEPARENT.match(header(record, "traceparent") or "")
+            if match:
+                written[match.group(1)] = match.group(3)
+        failures.check(written == {**{t: "01" for t in sampled}, **{t: "00" for t in dropped}},
+                       f"ratio: outputs keep their trace, flags 01 exactly for the sampled ids ({written})")
+        receiver.wait_for(lambda spans: len(spans) >= len(sampled), timeout=30)
+        time.sleep(1)
+        exported = {span["trace_id"] for span in receiver.snapshot()}
+        failures.check(exported == sampled, f"ratio: spans exported for exactly the sampled ids ({len(exported)}: "
+                                            f"{sorted(exported - sampled)[:3]} more, {sorted(sampled - exported)[:3]} "
+                                            "missing)")
+        stop_within(failures, worker, 10, "ratio: run")
+    finally:
+        run.stop()
+        receiver.stop()
+
+
 SCENARIOS = {
     "trace": scenario_trace,
+    "ratio": scenario_ratio,
     "silent": lambda *arguments: scenario_collector(*arguments, mode="silent"),
     "down": lambda *arguments: scenario_collector(*arguments, mode="down"),
 }
