@@ -54,7 +54,7 @@ from confluent_kafka import KafkaException  # noqa: E402
 from deliver_cell import Delivers, Feed, StandIn, committed_and_ends, put_devices, read_receipts  # noqa: E402
 from deliver_platforms import PLATFORMS  # noqa: E402
 from harness import Broker, HarnessError  # noqa: E402
-from matrix_driver import Matrix  # noqa: E402
+from matrix_driver import Matrix, crash_summary, print_failure, replay_command  # noqa: E402
 
 GROUP = "pushgate-deliver-matrix"
 PARTITIONS = 4
@@ -314,12 +314,6 @@ def run_cell(args, cell, rng, directory):
     return run, counts
 
 
-def crash_summary(log_path):
-    with open(log_path, errors="replace") as log:
-        lines = [line.strip() for line in log if line.strip()]
-    return next((line for line in lines if "Assertion" in line), " | ".join(lines[-2:]))
-
-
 def report(run, counts, cell, seconds, seed, repetition, attempt):
     fault, platform, paired = cell
     shown = ("pairs=? outcomes=? receipts_missing=? duplicate_receipts=? duplicate_sends=?" if counts is None else
@@ -328,22 +322,9 @@ def report(run, counts, cell, seconds, seed, repetition, attempt):
     verdict = f"FAIL ({', '.join(checks)})" if checks else "PASS"
     print(f"cell {fault.name} platform={platform} paired={'yes' if paired else 'no'}: {verdict} {shown} "
           f"seconds={seconds:.1f}", flush=True)
-    if not checks:
-        return
-    for check_name, detail in run.failures:
-        print(f"    {check_name}: " + detail.replace("\n", "\n      "))
-    print("    events:")
-    for line in run.events:
-        print(f"      {line}")
-    for name in run.delivers.processes:
-        print(f"    deliver {name} log tail ({run.delivers.log_path(name)}):")
-        for line in run.delivers.log(name).splitlines()[-10:]:
-            print(f"      {line[:220]}")
-    repeat = f" --repeat {repetition}" if repetition > 1 else ""
-    again = " (runs the choices before the broker crash first)" if attempt else ""
-    print(f"    replay: python3 Tests/Integration/deliver_fault_matrix.py --seed {seed} --cells {cell_id(*cell)}"
-          f"{repeat}{again}", flush=True)
-
+    if checks:
+        print_failure(run, run.delivers, lambda text: [line[:220] for line in text.splitlines()[-10:]],
+                      replay_command("deliver_fault_matrix.py", seed, cell_id(*cell), repetition, attempt))
 
 
 MATRIX = Matrix(CELLS, cell_id, run_cell, report, BROKER_CRASHED, "pushgate-deliver-matrix")

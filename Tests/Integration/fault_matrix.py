@@ -68,7 +68,7 @@ from harness import (INPUT_TOPIC, LOG, output_topics, BackgroundReader, Broker, 
 from commit_watch import (BrokerEvents, CommitSampler, commits_before_appends,  # noqa: E402
                           describe_commit_before_append, describe_early, early_commits)
 from matrix_cell import ASSIGNED, LAST_RESORT, REVOKED, Feed, Workers, log_tail  # noqa: E402
-from matrix_driver import Matrix  # noqa: E402
+from matrix_driver import Matrix, crash_summary, print_failure, replay_command  # noqa: E402
 from output_check import REPLACED, VALUE_OMITTED, WRITTEN, Expectation, describe, order_violations  # noqa: E402
 
 GROUP = "pushgate-matrix"
@@ -395,13 +395,6 @@ def run_cell(args, cell, rng, directory):
     return run, comparison
 
 
-def crash_summary(log_path):
-    """The line of the broker's log that says why it stopped (librdkafka's mock asserts), else its first lines."""
-    with open(log_path, errors="replace") as log:
-        lines = [line.strip() for line in log if line.strip()]
-    return next((line for line in lines if "Assertion" in line), " | ".join(lines[:2]))
-
-
 def report(run, comparison, cell, seconds, seed, repetition, attempt):
     """The cell's line, and for a failed cell what to look at."""
     fault, brokers, paired = cell
@@ -416,25 +409,8 @@ def report(run, comparison, cell, seconds, seed, repetition, attempt):
     print(f"cell {fault.name} brokers={brokers} paired={'yes' if paired else 'no'}: {verdict} {counts} "
           f"commits={run.commits} samples={len(run.samples)} seconds={seconds:.1f}{extra}", flush=True)
     if checks:
-        print_failure(run, cell, seed, repetition, attempt)
-
-
-def print_failure(run, cell, seed, repetition, attempt):
-    """Each failed check with its examples, the cell's events, the workers' log tails, the replay command."""
-    for check_name, detail in run.failures:
-        print(f"    {check_name}: " + detail.replace("\n", "\n      "))
-    print("    events:")
-    for line in run.events:
-        print(f"      {line}")
-    for name in run.workers.processes:
-        print(f"    worker {name} log tail ({run.workers.log_path(name)}):")
-        for line in log_tail(run.workers.log(name)):
-            print(f"      {line}")
-    repeat = f" --repeat {repetition}" if repetition > 1 else ""
-    again = " (runs the choices before the broker crash first)" if attempt else ""
-    print(f"    replay: python3 Tests/Integration/fault_matrix.py --seed {seed} --cells {cell_id(*cell)}{repeat}{again}",
-          flush=True)
-
+        print_failure(run, run.workers, log_tail,
+                      replay_command("fault_matrix.py", seed, cell_id(*cell), repetition, attempt))
 
 
 MATRIX = Matrix(CELLS, cell_id, run_cell, report, BROKER_CRASHED, "pushgate-matrix")

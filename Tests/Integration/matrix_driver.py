@@ -99,6 +99,35 @@ class Matrix:
         sys.exit(1 if failed else 0)
 
 
+def crash_summary(log_path):
+    """The line of the broker's log that says why it stopped (librdkafka's mock asserts), else its last lines."""
+    with open(log_path, errors="replace") as log:
+        lines = [line.strip() for line in log if line.strip()]
+    return next((line for line in lines if "Assertion" in line), " | ".join(lines[-2:]))
+
+
+def print_failure(run, members, tail, replay):
+    """A failed cell: each failed check with its examples, the cell's events, the tail of each member's log
+    (`tail(text)`: the lines to show), and the command `replay` that runs the cell again."""
+    for check_name, detail in run.failures:
+        print(f"    {check_name}: " + detail.replace("\n", "\n      "))
+    print("    events:")
+    for line in run.events:
+        print(f"      {line}")
+    for name in members.processes:
+        print(f"    {members.kind} {name} log tail ({members.log_path(name)}):")
+        for line in tail(members.log(name)):
+            print(f"      {line}")
+    print(f"    replay: {replay}", flush=True)
+
+
+def replay_command(script, seed, cell, repetition, attempt):
+    """How to run one cell again: `script` with the seed, the cell and the repetition that chose it."""
+    repeat = f" --repeat {repetition}" if repetition > 1 else ""
+    again = " (runs the choices before the broker crash first)" if attempt else ""
+    return f"python3 Tests/Integration/{script} --seed {seed} --cells {cell}{repeat}{again}"
+
+
 class MemberProcesses:
     """What a cell's group members (`pushgate run` or `pushgate deliver` processes a, b, ...) share: their logs
     (DIRECTORY/KIND-NAME.log), which still run, which stopped unasked, waiting for their assignments. A subclass

@@ -30,6 +30,7 @@ from confluent_kafka import Consumer, TopicPartition
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import delivery_harness  # noqa: E402
 from delivery_harness import DeliverRun, free_port  # noqa: E402
+from deliver_platforms import read_log  # noqa: E402
 from deliver_e2e import BUNDLE, KEY_ID, TEAM_ID, Run, device, token, write_key  # noqa: E402
 from harness import QUICK, client_config  # noqa: E402
 from otlp_receiver import OTLPReceiver  # noqa: E402
@@ -114,17 +115,6 @@ def stop_within(failures, process, bound, label):
     took = time.monotonic() - started
     failures.check(status == 0 and took < bound - 0.5, f"{label}: exits 0 within {bound} s of SIGTERM, before its "
                                                        f"last resort (status {status}, {took:.1f} s)")
-
-
-def json_lines(path):
-    lines = []
-    with open(path) as file:
-        for line in file:
-            try:
-                lines.append(json.loads(line))
-            except ValueError:
-                pass
-    return lines
 
 
 def scenario_trace(pushgate, directory, key_path, failures):
@@ -261,14 +251,14 @@ def scenario_trace(pushgate, directory, key_path, failures):
                            f"({[dict(r['headers']).get('traceparent') for r in receipt]} == {own})")
         # The logs: the dead letter's line names its span; no line names a span that is not one.
         b_span = run_span("b")
-        lines = json_lines(run_log)
+        lines = read_log(run_log)
         dead = [line for line in lines if "dead letter" in line.get("message", "")]
         failures.check(b_span is not None and any(
             line.get("metadata", {}).get("trace_id") == b_span["trace_id"]
             and line.get("metadata", {}).get("span_id") == b_span["span_id"] for line in dead),
             f"run: the dead letter's log line carries its span's trace_id and span_id ({dead[:1]})")
         known = {(s["trace_id"], s["span_id"]) for s in spans}
-        traced_lines = [line for line in lines + json_lines(deliver_log) if "trace_id" in line.get("metadata", {})]
+        traced_lines = [line for line in lines + read_log(deliver_log) if "trace_id" in line.get("metadata", {})]
         failures.check(all((line["metadata"]["trace_id"], line["metadata"]["span_id"]) in known
                            or line["metadata"]["trace_id"] == trace_e for line in traced_lines),
                        "every trace_id/span_id in the logs is one of the spans'")
