@@ -9,7 +9,8 @@ BIN := .build/debug/pushgate
 
 ## What `make check` needs on a fresh Debian machine: librdkafka-dev, libjemalloc-dev (pushgate's allocator) and
 ## Python jsonschema and confluent-kafka (the schema validation and the harnesses' own tests), h2 and cryptography
-## (the stand-in APNs of Tests/Integration/standins/).
+## (the stand-in APNs of Tests/Integration/standins/), http_ece (the web push stand-in's decryption) and
+## opentelemetry-proto (the tests' OTLP receiver).
 deps-check:
 	@missing=""; \
 	pkg-config --exists rdkafka 2>/dev/null || missing="$$missing librdkafka-dev"; \
@@ -19,8 +20,8 @@ deps-check:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import jsonschema, confluent_kafka, h2, cryptography, opentelemetry.proto" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q jsonschema confluent-kafka h2 cryptography opentelemetry-proto 2>&1 | \
+	@$(PYTHON) -c "import jsonschema, confluent_kafka, h2, cryptography, http_ece, opentelemetry.proto" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q jsonschema confluent-kafka h2 cryptography http_ece opentelemetry-proto 2>&1 | \
 	  grep -v "WARNING: Running pip as" || true
 
 ## Everything else `make run` and `make test` need: kcat, kubectl (for kustomize), chromium and chromium-driver (the

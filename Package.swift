@@ -28,9 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
-        // The OTLP/HTTP exporter only: the gRPC one would build grpc-swift for nothing (SPEC 11 asks for HTTP).
-        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // gzip for the OTLP exporter's requests (OTEL_EXPORTER_OTLP_COMPRESSION).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         // The attribute names only (no `Tracing` trait); the messaging conventions are experimental there,
         // which that package asks to pin to one minor version.
@@ -61,9 +60,12 @@ let package = Package(
             dependencies: [
                 "PushModel",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
@@ -312,8 +314,10 @@ let package = Package(
         .testTarget(
             name: "PushgateTracingTests",
             dependencies: [
-                "PushgateTracing", "PushModel", .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Logging", package: "swift-log"),
+                "PushgateTracing", "PushModel", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,7 +1,6 @@
 import PushModel
 import PushTranslation
 import PushgateTracing
-import Tracing
 
 /// The pipeline's part of SPEC section 11, when tracing is on: one consumer span per input, whose
 /// `traceparent` (and `tracestate`) every record written for that input carries in place of the input's.
@@ -33,10 +32,7 @@ final class PipelineTracing: Sendable {
         var formats: [String] = []
         for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
         let error = translation.deadLetters.first?.errors.first
-        span.updateAttributes { attributes in
-            attributes["pushgate.formats"] = SpanAttribute.stringArray(formats)
-            if let error { attributes["error.type"] = SpanAttribute.string(error.code.rawValue) }
-        }
-        if error != nil { span.setStatus(SpanStatus(code: .error)) }
+        span.setAttribute("pushgate.formats", .strings(formats))
+        if let error { span.setError(type: error.code.rawValue) }
     }
 }

@@ -1,5 +1,4 @@
 import Logging
-import Tracing
 
 /// One record's trace (SPEC section 11): the `traceparent` and `tracestate` of its span, which every record
 /// written on its behalf carries, and the span itself when the record is sampled. A record that is not sampled
@@ -9,12 +8,12 @@ public final class RecordTrace: Sendable {
     @TaskLocal public static var current: RecordTrace?
 
     /// The span recorded and exported for the record; `nil` when it is not sampled.
-    public let span: (any Span)?
+    public let span: TraceSpan?
     /// The span's `traceparent` (`00-TRACEID-SPANID-FLAGS`) and `tracestate`.
     public let headers: TraceHeaders
 
     /// A record's trace: `span` when sampled, and its headers.
-    init(span: (any Span)?, headers: TraceHeaders) {
+    init(span: TraceSpan?, headers: TraceHeaders) {
         self.span = span
         self.headers = headers
     }

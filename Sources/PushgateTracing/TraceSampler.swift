@@ -2,7 +2,7 @@ import W3CTraceContext
 
 /// The sampling decision of OpenTelemetry's standard samplers (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`),
 /// taken by pushgate before any span is made: a record that is not sampled costs no span at all, only its ids
-/// (SPEC section 11). swift-otel then records every span it is asked for.
+/// (SPEC section 11).
 public struct TraceSampler: Sendable, Equatable {
     /// The decision for a span without a parent (and, for the samplers that are not parent-based, every span).
     enum Root: Sendable, Equatable {

@@ -1,7 +1,5 @@
 /// What the standard `OTEL_*` variables ask of pushgate's tracing (SPEC section 11), read from the environment
-/// once at start: whether traces are exported at all, and the settings checked before the exporter is made.
-/// The exporter itself (endpoint, headers, timeouts, batch sizes, sampler) reads the same variables through
-/// swift-otel.
+/// once at start: whether traces are exported at all, which are sampled, and where and how they are exported.
 public struct TracingSettings: Sendable, Equatable {
     /// Where spans go: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT`; `nil`: tracing is off.
     public var endpoint: String?
@@ -13,6 +11,8 @@ public struct TracingSettings: Sendable, Equatable {
     public var samplerArgument: Double?
     /// `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL` (default `http/protobuf`).
     public var exportProtocol: String
+    /// Where and how spans are exported; `nil` when tracing is off.
+    public var export: OTLPExportSettings?
 
     /// Whether spans are made and exported.
     public var isEnabled: Bool { endpoint != nil }
@@ -23,13 +23,14 @@ public struct TracingSettings: Sendable, Equatable {
         "parentbased_traceidratio",
     ]
 
-    /// The OTLP protocols this build exports with (OTLP/gRPC is not built in).
-    public static let protocols: Set<String> = ["http/protobuf", "http/json"]
+    /// The OTLP protocols this build exports with (OTLP/gRPC and OTLP/HTTP with JSON are not built in).
+    public static let protocols: Set<String> = ["http/protobuf"]
 
     /// The settings of `environment` (a process's variables), for a command whose default service name is
     /// `defaultServiceName`. Tracing is off without an endpoint, with `OTEL_SDK_DISABLED=true` or with
     /// `OTEL_TRACES_EXPORTER=none`.
-    /// - Throws: ``TracingSettingError`` for a sampler, sampler argument, exporter or protocol pushgate cannot use.
+    /// - Throws: ``TracingSettingError`` for a sampler, sampler argument, exporter, protocol or exporter setting
+    ///   pushgate cannot use.
     public static func resolve(
         _ environment: [String: String], defaultServiceName: String
     ) throws(TracingSettingError) -> TracingSettings {
@@ -57,22 +58,26 @@ public struct TracingSettings: Sendable, Equatable {
             throw TracingSettingError("OTEL_TRACES_EXPORTER=\(exporter): pushgate exports with otlp only (or none)")
         }
         let disabled = value("OTEL_SDK_DISABLED")?.lowercased() == "true" || exporter == "none"
-        let endpoint =
-            disabled ? nil : value("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") ?? value("OTEL_EXPORTER_OTLP_ENDPOINT")
-        if endpoint != nil, !protocols.contains(exportProtocol) {
-            throw TracingSettingError(
-                "OTEL_EXPORTER_OTLP_PROTOCOL=\(exportProtocol) is not supported: use http/protobuf or http/json")
+        let tracesEndpoint = disabled ? nil : value("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        let endpoint = tracesEndpoint ?? (disabled ? nil : value("OTEL_EXPORTER_OTLP_ENDPOINT"))
+        var export: OTLPExportSettings?
+        if let endpoint {
+            guard protocols.contains(exportProtocol) else {
+                throw TracingSettingError(
+                    "OTEL_EXPORTER_OTLP_PROTOCOL=\(exportProtocol) is not supported: use http/protobuf")
+            }
+            export = try OTLPExportSettings.resolve(value, endpoint: endpoint, isTracesEndpoint: tracesEndpoint != nil)
         }
         return TracingSettings(
             endpoint: endpoint, serviceName: value("OTEL_SERVICE_NAME") ?? defaultServiceName, sampler: sampler,
-            samplerArgument: samplerArgument, exportProtocol: exportProtocol)
+            samplerArgument: samplerArgument, exportProtocol: exportProtocol, export: export)
     }
 
     /// A one-line description for the start-up log: the endpoint, sampler and service name, or `off`.
     public var summary: String {
         guard let endpoint else { return "off" }
         let argument = samplerArgument.map { "(\($0))" } ?? ""
-        return "\(exportProtocol) to \(endpoint), sampler \(sampler)\(argument), service \(serviceName)"
+        return "\(exportProtocol) to \(export?.url ?? endpoint), sampler \(sampler)\(argument), service \(serviceName)"
     }
 }
 

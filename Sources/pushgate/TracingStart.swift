@@ -29,17 +29,21 @@ enum TracingStart {
 
     /// The tracer of `settings` (`nil`: tracing is off) and the exporter's service, to run first in the command's
     /// group (so that it stops last, exporting what the worker's last spans left, for at most a tenth of
-    /// `shutdownTimeout` and 2 s); the choice logged, the spans dropped counted in `registry`. Call it before the
-    /// command starts threads of its own (``TracingBackend/make(_:logger:spansDropped:)``).
+    /// `shutdownTimeout` and 2 s); the choice logged, the spans dropped counted in `registry`.
+    /// - Throws: `ValidationError` for a certificate file that cannot be read.
     static func backend(
         _ settings: TracingSettings, shutdownTimeout: Duration, registry: PrometheusCollectorRegistry, logger: Logger
     ) throws -> (tracer: RecordTracer, service: ServiceGroupConfiguration.ServiceConfiguration)? {
         logger.info("tracing: \(settings.summary)")
         guard settings.isEnabled else { return nil }
         let dropped = Counter(label: spansDroppedMetric, factory: PrometheusMetricsFactory(registry: registry))
-        guard
-            let backend = try TracingBackend.make(settings, logger: logger, spansDropped: { dropped.increment(by: $0) })
-        else { return nil }
+        let made: TracingBackend?
+        do {
+            made = try TracingBackend.make(settings, logger: logger, spansDropped: { dropped.increment(by: $0) })
+        } catch {
+            throw ValidationError(error.message)
+        }
+        guard let backend = made else { return nil }
         // A tracing exporter that stops (it does not, but for its own errors) never stops the worker.
         let service = ServiceGroupConfiguration.ServiceConfiguration(
             service: GraceBoundedService(service: backend.service, grace: min(.seconds(2), shutdownTimeout / 10)),

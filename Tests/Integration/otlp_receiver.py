@@ -4,7 +4,9 @@ or JSON), decoded with opentelemetry-proto, every span kept as a dict:
   {"trace_id", "span_id", "parent_span_id" (hex, "" for none), "name", "kind" ("CONSUMER", "CLIENT", ...),
    "status" ("UNSET", "OK", "ERROR"), "attributes" ({key: value}, arrays as lists), "service" (service.name)}
 
-`OTLPReceiver(mode="answer")` answers 200 with an empty ExportTraceServiceResponse; `mode="silent"` accepts the
+`OTLPReceiver(mode="answer")` answers 200 with an empty ExportTraceServiceResponse (`refuse_first=N`: 503 with
+`Retry-After: 1` to the first N requests; `reject=N`: a partial success rejecting N spans in every answer; a gzip
+body is inflated; each request's headers are kept in `headers`); `mode="silent"` accepts the
 connection and the request but never answers (a collector that hangs); `mode="discard"` answers 200 without
 decoding, counting spans only by request (the collector stand-in of `make bench-tracing`). Run it standalone to
 watch a process's spans, or with --discard as a fast collector:
@@ -12,6 +14,7 @@ watch a process's spans, or with --discard as a fast collector:
   python3 otlp_receiver.py [--port 4318] [--discard]
 """
 import argparse
+import gzip
 import http.server
 import json
 import socketserver
@@ -48,7 +51,7 @@ def spans_of(request):
                     "parent_span_id": span.parent_span_id.hex(), "name": span.name, "kind": KINDS[span.kind],
                     "status": STATUS[span.status.code], "status_message": span.status.message,
                     "attributes": {item.key: attribute_value(item.value) for item in span.attributes},
-                    "service": resource.get("service.name"), "flags": span.flags,
+                    "service": resource.get("service.name"), "resource": resource, "flags": span.flags,
                 })
     return spans
 
@@ -57,8 +60,9 @@ class OTLPReceiver:
     """An OTLP/HTTP receiver on 127.0.0.1:`port` (0: a free one) in a thread of its own: `spans` grows as requests
     arrive; `requests` counts them; `endpoint` is its base URL (for OTEL_EXPORTER_OTLP_ENDPOINT)."""
 
-    def __init__(self, port=0, mode="answer"):
+    def __init__(self, port=0, mode="answer", refuse_first=0, reject=0):
         self.spans, self.requests, self.content_types, self.mode = [], 0, set(), mode
+        self.headers, self.refuse_first, self.reject = [], refuse_first, reject
         self.lock = threading.Lock()
         self.release = threading.Event()
         receiver = self
@@ -71,6 +75,16 @@ class OTLPReceiver:
                 with receiver.lock:
                     receiver.requests += 1
                     receiver.content_types.add(self.headers.get("Content-Type"))
+                    receiver.headers.append({name.lower(): value for name, value in self.headers.items()})
+                    refuse = receiver.requests <= receiver.refuse_first
+                if refuse:
+                    self.send_response(503)
+                    self.send_header("Retry-After", "1")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if self.headers.get("Content-Encoding") == "gzip":
+                    body = gzip.decompress(body)
                 if receiver.mode == "silent":
                     receiver.release.wait()  # never answers while the test runs
                     return
@@ -92,7 +106,11 @@ class OTLPReceiver:
                     request.ParseFromString(body)
                 with receiver.lock:
                     receiver.spans.extend(spans_of(request))
-                answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+                response = trace_service_pb2.ExportTraceServiceResponse()
+                if receiver.reject:
+                    response.partial_success.rejected_spans = receiver.reject
+                    response.partial_success.error_message = "over quota"
+                answer = response.SerializeToString()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-protobuf")
                 self.send_header("Content-Length", str(len(answer)))

@@ -15,6 +15,9 @@ Scenarios (all by default):
   silent      a collector that accepts and never answers: every input is still translated, and SIGTERM still
               stops run and deliver within --shutdown-timeout
   down        no collector at all (connection refused): the same, and deliver counts the spans it dropped
+  exporter    the exporter's settings and the collector's answers: gzip bodies, OTEL_EXPORTER_OTLP_HEADERS sent
+              (never logged), a 503 retried after its Retry-After, OTEL_RESOURCE_ATTRIBUTES on the resource, spans
+              a collector says it rejected logged
 Exit status 0 when every scenario passes.
 """
 import json
@@ -363,11 +366,48 @@ def scenario_ratio(pushgate, directory, key_path, failures):
         receiver.stop()
 
 
+def scenario_exporter(pushgate, directory, key_path, failures):
+    """The exporter against a collector that refuses its first request (503, Retry-After: 1) and then answers with a
+    partial success: spans arrive gzip-compressed with the configured headers and resource, after the retry."""
+    secret = "k3y-" + "9" * 20
+    receiver = OTLPReceiver(refuse_first=1, reject=1)
+    run = TracedRun(pushgate, directory, key_path, "exporter")
+    try:
+        env = {"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "200",
+               "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip", "OTEL_SERVICE_NAME": "push-eu",
+               "OTEL_EXPORTER_OTLP_TRACES_HEADERS": f"api-key={secret},x-tenant=eu",
+               "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=prod"}
+        worker = run.start_run(env)
+        for number in range(5):
+            run.produce(INPUT, b"user-x", VALID, [("traceparent", f"00-{'cd' * 16}-{number + 1:016x}-01".encode())])
+        failures.check(len(run.outputs(expect=5)) == 5, "exporter: 5 outputs")
+        spans = receiver.wait_for(lambda spans: len(spans) >= 5, timeout=30)
+        failures.check(len(spans) == 5 and receiver.requests >= 2,
+                       f"exporter: the 5 spans arrive after the refused request is retried ({len(spans)} spans, "
+                       f"{receiver.requests} requests)")
+        headers = receiver.headers
+        failures.check(all(h.get("content-encoding") == "gzip" for h in headers),
+                       "exporter: every request gzip-compressed")
+        failures.check(all(h.get("api-key") == secret and h.get("x-tenant") == "eu" for h in headers),
+                       "exporter: OTEL_EXPORTER_OTLP_TRACES_HEADERS on every request")
+        failures.check(all(span["service"] == "push-eu" and span["resource"].get("deployment.environment") == "prod"
+                           for span in spans), "exporter: service.name and OTEL_RESOURCE_ATTRIBUTES on the resource")
+        stop_within(failures, worker, 10, "exporter: run")
+        log = open(run.logs[-1]).read()
+        failures.check("rejected 1 of" in log and "over quota" in log,
+                       "exporter: the spans the collector rejected are logged")
+        failures.check(secret not in log, "exporter: the header's secret is in no log line")
+    finally:
+        run.stop()
+        receiver.stop()
+
+
 SCENARIOS = {
     "trace": scenario_trace,
     "ratio": scenario_ratio,
     "silent": lambda *arguments: scenario_collector(*arguments, mode="silent"),
     "down": lambda *arguments: scenario_collector(*arguments, mode="down"),
+    "exporter": scenario_exporter,
 }
 
 if __name__ == "__main__":

@@ -1,20 +1,22 @@
 import Logging
 import PushModel
 import Testing
-import Tracing
 import W3CTraceContext
 
 @testable import PushgateTracing
 
-/// The record traces ``RecordTracer`` makes, with swift-otel's tracer (its exporter is never run: nothing is sent).
+/// The record traces ``RecordTracer`` makes, and the spans it queues for export (read back from their OTLP bytes;
+/// no exporter runs: nothing is sent).
 @Suite struct RecordTracerTests {
     static let parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 
-    private static func tracer(_ environment: [String: String] = [:]) throws -> RecordTracer {
+    private static func tracer(
+        _ environment: [String: String] = [:], queue: SpanExportQueue = SpanExportQueue(dropped: { _ in })
+    ) throws -> RecordTracer {
         let settings = try TracingSettings.resolve(
             environment.merging(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"]) { $1 },
             defaultServiceName: "pushgate-test")
-        return try #require(try TracingBackend.make(settings, logger: Logger(label: "test"))).tracer
+        return RecordTracer(queue: queue, sampler: TraceSampler(settings))
     }
 
     private func parse(_ traceparent: String) -> (trace: Substring, span: Substring, flags: Substring)? {
@@ -41,7 +43,38 @@ import W3CTraceContext
         #expect(written.span != "b7ad6b7169203331")
         #expect(written.flags == "01")
         #expect(trace.headers.tracestate == "vendor=a")
-        #expect(trace.isSampled && trace.span?.isRecording == true)
+        #expect(trace.isSampled)
+    }
+
+    @Test func aSampledRecordsSpanIsExportedWithSPEC11sNameKindParentAndAttributes() throws {
+        let queue = SpanExportQueue(dropped: { _ in })
+        let trace = trace(try Self.tracer(queue: queue), parent: Self.parent, tracestate: "vendor=a")
+        trace.span?.setAttribute("pushgate.formats", .strings(["apns", "fcm"]))
+        trace.span?.setError(type: "invalid_json")
+        #expect(ExportedSpan.taken(from: queue).isEmpty, "a span is queued when it ends")
+        trace.end()
+        trace.end()
+        let spans = ExportedSpan.taken(from: queue)
+        #expect(spans.count == 1, "ended once")
+        let span = try #require(spans.first)
+        let written = try #require(parse(trace.headers.traceparent))
+        #expect(span.traceID.hex == "0af7651916cd43dd8448eb211c80319c")
+        #expect(span.spanID.hex == written.span)
+        #expect(span.parentSpanID.hex == "b7ad6b7169203331")
+        #expect(span.traceState == "vendor=a")
+        #expect(span.name == "process push.unified" && span.kind == 5)
+        #expect(span.start > 1_700_000_000_000_000_000 && span.end >= span.start)
+        #expect(span.statusCode == 2)
+        #expect(span.flags == 0x301, "sampled, with a remote parent")
+        #expect(span.attributes["messaging.system"] == .string("kafka"))
+        #expect(span.attributes["messaging.operation.type"] == .string("process"))
+        #expect(span.attributes["messaging.destination.name"] == .string("push.unified"))
+        #expect(span.attributes["messaging.destination.partition.id"] == .string("3"))
+        #expect(span.attributes["messaging.kafka.offset"] == .int(42))
+        #expect(span.attributes["messaging.consumer.group.name"] == .string("g"))
+        #expect(span.attributes["messaging.kafka.message.key"] == .string("user-1"))
+        #expect(span.attributes["pushgate.formats"] == .strings(["apns", "fcm"]))
+        #expect(span.attributes["error.type"] == .string("invalid_json"))
     }
 
     @Test func anUnsampledParentGivesNoSpanButIdsOfItsOwnWithFlags00() throws {
@@ -97,6 +130,27 @@ import W3CTraceContext
         sampled.end()
         let unsampled = trace(tracer, parent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00")
         #expect(tracer.startRequestSpan(host: "api.push.apple.com", port: 443, record: unsampled) == nil)
+        unsampled.end()
+    }
+
+    @Test func aRequestSpanIsAClientChildOfItsRecordsSpanWithoutTheURL() throws {
+        let queue = SpanExportQueue(dropped: { _ in })
+        let tracer = try Self.tracer(queue: queue)
+        let record = trace(tracer, parent: Self.parent, tracestate: "vendor=a")
+        let request = try #require(tracer.startRequestSpan(host: "api.push.apple.com", port: 443, record: record))
+        request.setAttribute("http.response.status_code", .int(410))
+        request.end()
+        record.end()
+        let spans = ExportedSpan.taken(from: queue)
+        let (post, process) = (try #require(spans.first), try #require(spans.last))
+        #expect(post.name == "POST" && post.kind == 3 && process.kind == 5)
+        #expect(post.traceID == process.traceID && post.parentSpanID == process.spanID)
+        #expect(post.traceState == "vendor=a" && post.flags == 0x101 && post.statusCode == 0)
+        #expect(post.attributes["http.request.method"] == .string("POST"))
+        #expect(post.attributes["server.address"] == .string("api.push.apple.com"))
+        #expect(post.attributes["server.port"] == .int(443))
+        #expect(post.attributes["http.response.status_code"] == .int(410))
+        #expect(post.attributes.count == 4)
     }
 
     @Test func traceparentIsWrittenAsW3CTraceContextWritesIt() {

@@ -1,5 +1,3 @@
-import Logging
-import Synchronization
 import Testing
 import W3CTraceContext
 
@@ -55,56 +53,4 @@ import W3CTraceContext
         #expect(sampler.isSampled(traceID: low.traceID, parentSampled: nil))
         #expect(!sampler.isSampled(traceID: high.traceID, parentSampled: nil))
     }
-}
-
-/// The spans swift-otel says it dropped, counted from its diagnostic lines.
-@Suite struct DroppedSpanCounterTests {
-    @Test func aFullQueueAndAFailedExportAreCountedOtherLinesAreNot() {
-        #expect(
-            DroppedSpanCounter.droppedSpans(
-                message: "Spans were dropped this iteration because queue was full",
-                metadata: ["dropped_count": "17"], logger: [:]) == 17)
-        #expect(
-            DroppedSpanCounter.droppedSpans(
-                message: "Failed to export batch.", metadata: ["error": "refused"], logger: ["batch_size": "512"])
-                == 512)
-        #expect(
-            DroppedSpanCounter.droppedSpans(message: "Exported batch.", metadata: nil, logger: ["batch_size": "9"])
-                == nil)
-    }
-
-    @Test func everyLineIsForwardedAndCountsAdd() {
-        let total = Box(0)
-        let lines = Box<[String]>([])
-        var logger = Logger(label: "otel") { _ in
-            DroppedSpanCounter(
-                forwardingTo: LineCollector(lines: lines), count: { n in total.value.withLock { $0 += n } })
-        }
-        logger.logLevel = .debug
-        logger.warning("Spans were dropped this iteration because queue was full", metadata: ["dropped_count": "3"])
-        logger[metadataKey: "batch_size"] = "5"
-        logger.warning("Failed to export batch.")
-        logger.debug("Exported batch.")
-        #expect(total.value.withLock { $0 } == 8)
-        #expect(lines.value.withLock { $0.count } == 3)
-    }
-}
-
-/// Keeps each line's message.
-private struct LineCollector: LogHandler {
-    let lines: Box<[String]>
-    var logLevel: Logger.Level = .trace
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) { lines.value.withLock { $0.append(event.message.description) } }
-}
-
-private final class Box<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
 }

@@ -70,3 +70,66 @@ import Testing
         }
     }
 }
+
+/// The exporter's `OTEL_EXPORTER_OTLP_*` and `OTEL_BSP_*` settings.
+@Suite struct OTLPExportSettingsTests {
+    private func export(_ environment: [String: String]) throws(TracingSettingError) -> OTLPExportSettings? {
+        try TracingSettings.resolve(environment, defaultServiceName: "pushgate-run").export
+    }
+
+    @Test func theBaseEndpointGetsV1TracesTheTracesEndpointIsUsedAsItIs() throws {
+        #expect(try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"])?.url == "http://c:4318/v1/traces")
+        #expect(try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318/"])?.url == "http://c:4318/v1/traces")
+        #expect(
+            try export(["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://t/custom"])?.url == "https://t/custom")
+        #expect(throws: TracingSettingError.self) { try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "c:4318"]) }
+    }
+
+    @Test func defaultsAreTheSpecifications() throws {
+        let settings = try #require(try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]))
+        #expect(settings.timeout == .seconds(10) && settings.exportTimeout == .seconds(30))
+        #expect(settings.scheduleDelay == .seconds(5))
+        #expect(settings.maxQueueSize == 2048 && settings.maxExportBatchSize == 512)
+        #expect(!settings.gzip && settings.headers.isEmpty && settings.certificate == nil)
+    }
+
+    @Test func headersResourceCompressionAndBatchesAreRead() throws {
+        let settings = try #require(
+            try export([
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS": "general=1",
+                "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "api-key=a%20b%3Dc, x-tenant=eu",
+                "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip", "OTEL_EXPORTER_OTLP_TIMEOUT": "2500",
+                "OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=prod,service.namespace=push",
+                "OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_BSP_MAX_QUEUE_SIZE": "10000",
+                "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "1000", "OTEL_BSP_EXPORT_TIMEOUT": "5000",
+            ]))
+        #expect(settings.headers == ["api-key": "a b=c", "x-tenant": "eu"], "the traces variable wins")
+        #expect(settings.gzip && settings.timeout == .milliseconds(2500))
+        #expect(settings.resourceAttributes == ["deployment.environment": "prod", "service.namespace": "push"])
+        #expect(settings.scheduleDelay == .milliseconds(100) && settings.exportTimeout == .seconds(5))
+        #expect(settings.maxQueueSize == 10000 && settings.maxExportBatchSize == 1000)
+    }
+
+    @Test func unusableValuesAreErrorsNamingTheVariableNotTheSecret() {
+        let cases: [(String, String)] = [
+            ("OTEL_EXPORTER_OTLP_COMPRESSION", "zstd"), ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
+            ("OTEL_BSP_MAX_QUEUE_SIZE", "0"), ("OTEL_EXPORTER_OTLP_HEADERS", "api-key"),
+            ("OTEL_RESOURCE_ATTRIBUTES", "=x"), ("OTEL_EXPORTER_OTLP_CLIENT_KEY", "/k.pem"),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
+        ]
+        for (name, value) in cases {
+            do {
+                _ = try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", name: value])
+                Issue.record("\(name)=\(value) was accepted")
+            } catch {
+                #expect(error.message.contains(name))
+            }
+        }
+        do {
+            _ = try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_HEADERS": "a=1,secret"])
+        } catch {
+            #expect(!error.message.contains("=1"), "a header's value is never in the message")
+        }
+    }
+}

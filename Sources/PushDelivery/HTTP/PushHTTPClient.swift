@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
-import Tracing
 
 /// How the senders' HTTP client connects: trusted CAs and time limits (SPEC 10.3 to 10.6, 10.8).
 public struct PushHTTPConfiguration: Sendable {
@@ -104,13 +103,10 @@ public final class PushHTTPClient: Sendable {
             response = try await client.execute(request, deadline: deadline)
         } catch {
             let failure = Self.failure(error, taskCancelled: Task.isCancelled)
-            if let span {
-                span.attributes["error.type"] = SpanAttribute.string(failure.reason)
-                span.setStatus(SpanStatus(code: .error))
-            }
+            span?.setError(type: failure.reason)
             return .failed(failure)
         }
-        span?.attributes["http.response.status_code"] = SpanAttribute.int64(Int64(response.status.code))
+        span?.setAttribute("http.response.status_code", .int(Int64(response.status.code)))
         let fields = response.headers.map { (name: $0.name, value: $0.value) }
         let body = await Self.collect(response.body, until: deadline)
         return .answered(HTTPAnswer(status: Int(response.status.code), headers: fields, body: body))

@@ -1,7 +1,6 @@
 import Foundation
 import PushgateTracing
 import Synchronization
-import Tracing
 
 /// The client spans `POST` of the push-service requests one send makes (SPEC section 11): started by
 /// ``PushHTTPClient`` for each request while a send's `RequestSpans` is current, ended by ``PushAttempts``
@@ -14,7 +13,7 @@ final class RequestSpans: Sendable {
     private let tracer: RecordTracer
     /// The delivered record's trace, whose span is the parent of every request's.
     private let record: RecordTrace
-    private let spans = Mutex<[any Span]>([])
+    private let spans = Mutex<[TraceSpan]>([])
 
     /// The spans of one send, children of `record`'s span.
     init(tracer: RecordTracer, record: RecordTrace) {
@@ -23,7 +22,7 @@ final class RequestSpans: Sendable {
     }
 
     /// Starts the span of a request to `url`; `nil` when the record is not sampled.
-    func start(url: String) -> (any Span)? {
+    func start(url: String) -> TraceSpan? {
         let address = URL(string: url)
         let host = address?.host ?? ""
         let port = address?.port ?? (address?.scheme == "http" ? 80 : 443)
@@ -40,9 +39,10 @@ final class RequestSpans: Sendable {
             return spans
         }
         for (index, span) in spans.enumerated() {
-            span.attributes["pushgate.platform"] = SpanAttribute.string(platform.rawValue)
-            span.attributes["pushgate.outcome"] = SpanAttribute.string(
-                index == spans.count - 1 ? outcome : "token_refused")
+            span.updateAttributes { attributes in
+                attributes.set("pushgate.platform", .string(platform.rawValue))
+                attributes.set("pushgate.outcome", .string(index == spans.count - 1 ? outcome : "token_refused"))
+            }
             span.end()
         }
     }

@@ -1,0 +1,123 @@
+import Synchronization
+
+/// The spans ended and not yet exported, as OTLP bytes, in batches of at most `maxBatchSize` spans: the batch span
+/// processor's queue (OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE). A span ended while the queue is full
+/// is dropped and counted; whoever ends a span never waits. The exporter waits for a full batch or its schedule
+/// delay (``waitForBatch(upTo:)``) and takes what is queued (``take()``).
+public final class SpanExportQueue: Sendable {
+    /// Spans written one after the other as `ScopeSpans.spans` fields, and how many.
+    struct Batch: Sendable {
+        var bytes: [UInt8] = []
+        var count = 0
+    }
+
+    private struct State {
+        var filling = Batch()
+        var full: [Batch] = []
+        var queued = 0
+        var waiter: CheckedContinuation<Void, Never>?
+        var woken = false
+        var closed = false
+    }
+
+    /// The most spans the queue holds.
+    let maxQueueSize: Int
+    /// The most spans in one batch.
+    let maxBatchSize: Int
+    private let dropped: @Sendable (Int) -> Void
+    private let state = Mutex(State())
+
+    /// A queue of at most `maxQueueSize` spans in batches of `maxBatchSize`; spans dropped are counted with
+    /// `dropped`.
+    public init(maxQueueSize: Int = 2048, maxBatchSize: Int = 512, dropped: @escaping @Sendable (Int) -> Void) {
+        self.maxQueueSize = max(1, maxQueueSize)
+        self.maxBatchSize = max(1, min(maxBatchSize, maxQueueSize))
+        self.dropped = dropped
+    }
+
+    /// Queues one encoded span, or drops it when the queue is full; wakes the exporter when a batch is full.
+    func submit(_ span: [UInt8]) {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.queued < maxQueueSize else { return (false, nil) }
+            state.queued += 1
+            state.filling.bytes.append(contentsOf: span)
+            state.filling.count += 1
+            guard state.filling.count >= maxBatchSize else { return (true, nil) }
+            state.full.append(state.filling)
+            state.filling = Batch()
+            return (true, Self.wake(&state))
+        }
+        waiter?.resume()
+        if !accepted { dropped(1) }
+    }
+
+    /// Counts `count` spans dropped after they left the queue (an export that failed).
+    func drop(_ count: Int) { if count > 0 { dropped(count) } }
+
+    /// Every span queued, in batches; the queue is then empty.
+    func take() -> [Batch] {
+        state.withLock { state in
+            var batches = state.full
+            if state.filling.count > 0 { batches.append(state.filling) }
+            state.full = []
+            state.filling = Batch()
+            state.queued = 0
+            return batches
+        }
+    }
+
+    /// Returns when a batch is full, `delay` has passed, the queue is closed or the task is cancelled.
+    func waitForBatch(upTo delay: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: delay)
+                if !Task.isCancelled { self.wakeWaiter() }
+            }
+            group.addTask { await self.nextWake() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Wakes the exporter for good: it takes what is left and stops.
+    func close() { wakeWaiter(closing: true) }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    private func wakeWaiter(closing: Bool = false) {
+        let waiter = state.withLock { state in
+            if closing { state.closed = true }
+            return Self.wake(&state)
+        }
+        waiter?.resume()
+    }
+
+    private func nextWake() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    guard !state.woken, !state.closed, state.full.isEmpty else {
+                        state.woken = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            wakeWaiter()
+        }
+    }
+
+    /// The waiter to resume, taken; without one, the next wait returns at once.
+    private static func wake(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        guard let waiter = state.waiter else {
+            state.woken = true
+            return nil
+        }
+        state.waiter = nil
+        return waiter
+    }
+}
