@@ -26,7 +26,7 @@ public struct RecordTracer: Sendable {
         let parent = Self.parent(in: headers)
         let traceID = parent?.context.traceID ?? ids.traceID()
         let spanID = ids.spanID()
-        let sampled = sampler.isSampled(traceID: traceID, parentSampled: parent?.context.flags.contains(.sampled))
+        let sampled = sampler.isSampled(traceID: traceID, parentSampled: parent?.context.sampled)
         let headers = TraceHeaders(
             traceparentBytes: Self.traceparent(traceID: traceID, spanID: spanID, sampled: sampled),
             tracestate: parent?.state)
@@ -65,14 +65,16 @@ public struct RecordTracer: Sendable {
 
     /// A record's parent: its `traceparent`, with its `tracestate` when that is valid too (W3C Trace Context: an
     /// invalid `tracestate` is dropped, the `traceparent` kept); `nil` without a valid `traceparent`.
-    static func parent(in headers: [RecordHeader]) -> (context: TraceContext, state: String?)? {
-        guard let traceparent = TraceHeaders.value(of: TraceHeaders.traceparentName, in: headers) else { return nil }
-        let state = TraceHeaders.value(of: TraceHeaders.tracestateName, in: headers).flatMap { $0.isEmpty ? nil : $0 }
-        if let state, let context = try? TraceContext(traceParentHeaderValue: traceparent, traceStateHeaderValue: state)
-        {
-            return (context, state)
-        }
-        return (try? TraceContext(traceParentHeaderValue: traceparent)).map { ($0, nil) }
+    static func parent(in headers: [RecordHeader]) -> (context: TraceParent, state: String?)? {
+        guard let value = TraceHeaders.bytes(of: TraceHeaders.traceparentName, in: headers),
+            let context = TraceParent(value)
+        else { return nil }
+        guard let state = TraceHeaders.value(of: TraceHeaders.tracestateName, in: headers), !state.isEmpty,
+            // W3CTraceContext checks the list (its parser of `tracestate` alone is not public).
+            (try? TraceContext(
+                traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)) != nil
+        else { return (context, nil) }
+        return (context, state)
     }
 
     /// `00-TRACEID-SPANID-FLAGS` in lowercase hex, as UTF-8 bytes.

@@ -66,6 +66,12 @@ public struct TraceHeaders: Sendable, Hashable {
     }
 
     /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text.
+    /// The bytes of the first header named `name` (ignoring ASCII case); `nil` when there is none or it is null.
+    static func bytes(of name: String, in headers: [RecordHeader]) -> ArraySlice<UInt8>? {
+        for header in headers where equalsIgnoringASCIICase(header.name, name) { return header.value }
+        return nil
+    }
+
     static func value(of name: String, in headers: [RecordHeader]) -> String? {
         for header in headers where equalsIgnoringASCIICase(header.name, name) {
             guard let bytes = header.value else { return nil }

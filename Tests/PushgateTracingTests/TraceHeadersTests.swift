@@ -1,5 +1,6 @@
 import PushModel
 import Testing
+import W3CTraceContext
 
 @testable import PushgateTracing
 
@@ -51,5 +52,35 @@ import Testing
         ]
         #expect(TraceHeaders.value(of: "traceparent", in: headers) == "first")
         #expect(TraceHeaders.value(of: "tracestate", in: headers) == nil)
+    }
+}
+
+/// `traceparent` read from its bytes, as W3C Trace Context section 3.2 defines it.
+@Suite struct TraceParentTests {
+    private func parse(_ text: String) -> TraceParent? { TraceParent(ArraySlice(text.utf8)) }
+
+    @Test func theFieldsOfAValidTraceparentAreRead() throws {
+        let parsed = try #require(parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))
+        let expected = try TraceContext(
+            traceParentHeaderValue: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+        #expect(parsed.traceID == expected.traceID && parsed.spanID == expected.spanID && parsed.sampled)
+        #expect(parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-02")?.sampled == false)
+        #expect(parse("01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra") != nil, "a later version")
+    }
+
+    @Test func invalidValuesAreRefused() {
+        for text in [
+            "", "not-a-traceparent",
+            "00-00000000000000000000000000000000-b7ad6b7169203331-01",  // zero trace id
+            "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",  // zero parent id
+            "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",  // version ff
+            "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",  // uppercase
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra",  // version 00 is 55 bytes
+            "01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01x",
+            "00_0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-0g",
+        ] {
+            #expect(parse(text) == nil, "\(text)")
+        }
     }
 }
