@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import ServiceLifecycle
+import Synchronization
 
 /// Posts the queue's spans to an OTLP/HTTP receiver (OTLP specification, "OTLP/HTTP": `application/x-protobuf`,
 /// an `ExportTraceServiceRequest` per batch) on a task of its own: a batch as soon as it is full, the rest every
@@ -18,6 +19,19 @@ struct OTLPHTTPExporter: Service {
     let queue: SpanExportQueue
     let request: ExportRequest
     let logger: Logger
+    /// At most one warning per 10 s: a collector that refuses every batch would otherwise write one per batch.
+    private let warnings = WarningThrottle(interval: .seconds(10))
+
+    init(
+        settings: OTLPExportSettings, tls: TLSConfiguration?, queue: SpanExportQueue, request: ExportRequest,
+        logger: Logger
+    ) {
+        self.settings = settings
+        self.tls = tls
+        self.queue = queue
+        self.request = request
+        self.logger = logger
+    }
 
     func run() async throws {
         let client = makeClient()
@@ -95,17 +109,19 @@ struct OTLPHTTPExporter: Service {
             case .exported(let answer):
                 if let rejected = ExportRequest.rejected(in: answer), rejected.count > 0 {
                     queue.drop(Int(rejected.count))
-                    logger.warning(
-                        "the collector rejected \(rejected.count) of \(batch.count) spans: \(rejected.message)")
+                    warnings.warn(logger) { suppressed in
+                        "the collector rejected \(rejected.count) of \(batch.count) spans: \(rejected.message)"
+                            + suppressed
+                    }
                 }
                 return
             case .failed(let reason, let retryable, let retryAfter):
                 let wait = retryAfter ?? delay
                 guard retrying, retryable, !Task.isCancelled, ContinuousClock.now + wait < giveUp else {
                     queue.drop(batch.count)
-                    logger.warning(
-                        "exporting \(batch.count) spans failed, they are dropped",
-                        metadata: ["url": "\(settings.url)", "reason": "\(reason)"])
+                    warnings.warn(logger, metadata: ["url": "\(settings.url)", "reason": "\(reason)"]) { suppressed in
+                        "exporting \(batch.count) spans failed, they are dropped" + suppressed
+                    }
                     return
                 }
                 try? await Task.sleep(for: wait)
@@ -140,5 +156,31 @@ extension Duration {
     /// The duration in whole nanoseconds.
     fileprivate var nanoseconds: Int64 {
         components.seconds &* 1_000_000_000 &+ components.attoseconds / 1_000_000_000
+    }
+}
+
+/// Lets one warning through per `interval` and says how many were held back since the last one.
+final class WarningThrottle: Sendable {
+    private let interval: Duration
+    private let state = Mutex<(last: ContinuousClock.Instant?, held: Int)>((nil, 0))
+
+    init(interval: Duration) { self.interval = interval }
+
+    /// Writes `message` (given the text on the warnings held back, empty when none) unless one was written less
+    /// than `interval` ago.
+    func warn(
+        _ logger: Logger, metadata: Logger.Metadata? = nil, _ message: (_ suppressed: String) -> String
+    ) {
+        let now = ContinuousClock.now
+        let held: Int? = state.withLock { state in
+            if let last = state.last, now - last < interval {
+                state.held += 1
+                return nil
+            }
+            defer { state = (now, 0) }
+            return state.held
+        }
+        guard let held else { return }
+        logger.warning("\(message(held > 0 ? " (and \(held) like warnings held back)" : ""))", metadata: metadata)
     }
 }
