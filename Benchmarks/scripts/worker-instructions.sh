@@ -11,6 +11,8 @@
 #
 #   worker instructions: N per input on the pipeline thread, A of them atomic (RECORDS inputs)
 #
+# With CALLGRIND_OUT=FILE the profile is kept there, for callgrind_annotate (symbols kept, debug info not).
+#
 # Usage: worker-instructions.sh PUSHGATE PIPELINE_BENCHMARK [RECORDS [OTEL_VARIABLE=VALUE ...]]
 # With OTEL_* variables, the worker runs with them (the benchmark's worker-traced contender): the
 # instructions of tracing on the pipeline thread (the exporter's own threads are not counted).
@@ -44,6 +46,7 @@ WRAPPER
 chmod +x "$work/pushgate-under-callgrind"
 "$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 "${contender[@]}" \
   --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
+if [ -n "${CALLGRIND_OUT:-}" ]; then cp "$work/callgrind.out" "$CALLGRIND_OUT"; fi
 instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out" 2>/dev/null || true)
 atomics=$(awk '/^summary:/ { print $3 }' "$work/callgrind.out" 2>/dev/null || true)
 # Nothing counted means the poll thread's loop was not found by name (renamed or inlined): no figure at all

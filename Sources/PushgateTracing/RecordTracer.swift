@@ -1,5 +1,6 @@
 import OTelSemanticConventions
 import PushModel
+import Synchronization
 import W3CTraceContext
 
 /// The spans of SPEC section 11 for the records pushgate reads and the requests it makes. Whether a record is
@@ -10,6 +11,7 @@ public struct RecordTracer: Sendable {
     private let queue: SpanExportQueue
     private let sampler: TraceSampler
     private let ids = TraceIDGenerator()
+    private let templates = RecordSpanTemplates()
 
     /// Spans queued in `queue` for the records `sampler` samples.
     public init(queue: SpanExportQueue, sampler: TraceSampler) {
@@ -31,16 +33,14 @@ public struct RecordTracer: Sendable {
             traceparentBytes: Self.traceparent(traceID: traceID, spanID: spanID, sampled: sampled),
             tracestate: parent?.state)
         guard sampled else { return RecordTrace(span: nil, headers: headers) }
+        let template = templates.template(topic: topic, group: group)
         let span = TraceSpan(
             traceID: traceID, spanID: spanID, parent: parent?.context.spanID, parentIsRemote: true,
-            traceState: parent?.state, name: "process \(topic)", kind: .consumer, queue: queue)
+            traceState: parent?.state, name: template.name, kind: .consumer, attributes: template.attributes,
+            queue: queue)
         span.updateAttributes { attributes in
-            attributes.set(OTelAttribute.messaging.system, .string("kafka"))
-            attributes.set(OTelAttribute.messaging.operation.type, .string("process"))
-            attributes.set(OTelAttribute.messaging.destination.name, .string(topic))
             attributes.set(OTelAttribute.messaging.destination.partition.id, .string(String(partition)))
             attributes.set(OTelAttribute.messaging.kafka.offset, .int(offset))
-            if let group { attributes.set(OTelAttribute.messaging.consumer.group.name, .string(group)) }
             if let key, let text = String(validating: key, as: UTF8.self) {
                 attributes.set(OTelAttribute.messaging.kafka.message.key, .string(text))
             }
@@ -100,5 +100,33 @@ public struct RecordTracer: Sendable {
             put(UInt8(ascii: "-"))
             hex(sampled ? 1 : 0)
         }
+    }
+}
+
+/// What every record span of one topic and consumer group has in common, written once: its name
+/// `process TOPIC` and its attributes `messaging.system`, `messaging.operation.type`,
+/// `messaging.destination.name` and `messaging.consumer.group.name`, as OTLP bytes. The last one is kept: a
+/// worker reads one topic, or a few in turn.
+final class RecordSpanTemplates: Sendable {
+    struct Template: Sendable {
+        let topic: String
+        let group: String?
+        let name: String
+        let attributes: [UInt8]
+    }
+
+    private let last = Mutex<Template?>(nil)
+
+    /// The template of records read from `topic` by `group`.
+    func template(topic: String, group: String?) -> Template {
+        if let template = last.withLock({ $0 }), template.topic == topic, template.group == group { return template }
+        var writer = SpanAttributeWriter()
+        writer.set(OTelAttribute.messaging.system, .string("kafka"))
+        writer.set(OTelAttribute.messaging.operation.type, .string("process"))
+        writer.set(OTelAttribute.messaging.destination.name, .string(topic))
+        if let group { writer.set(OTelAttribute.messaging.consumer.group.name, .string(group)) }
+        let template = Template(topic: topic, group: group, name: "process \(topic)", attributes: writer.bytes)
+        last.withLock { $0 = template }
+        return template
     }
 }

@@ -13,7 +13,7 @@ import Testing
 
     @Test func spansAreTakenInBatchesOfAtMostTheBatchSize() {
         let queue = SpanExportQueue(maxQueueSize: 10, maxBatchSize: 4, dropped: { _ in })
-        for index in 0..<10 { queue.submit([UInt8(index)]) }
+        for index in 0..<10 { queue.submit { $0.append([UInt8(index)]) } }
         let batches = queue.take()
         #expect(batches.map(\.count) == [4, 4, 2])
         #expect(batches.flatMap(\.bytes) == Array(0..<10))
@@ -24,10 +24,10 @@ import Testing
         let dropped = Count()
         let queue = SpanExportQueue(
             maxQueueSize: 3, maxBatchSize: 2, dropped: { n in dropped.value.withLock { $0 += n } })
-        for _ in 0..<5 { queue.submit([1]) }
+        for _ in 0..<5 { queue.submit { $0.append([1]) } }
         #expect(dropped.total == 2)
         #expect(queue.take().map(\.count).reduce(0, +) == 3)
-        queue.submit([1])
+        queue.submit { $0.append([1]) }
         #expect(dropped.total == 2, "taking the spans makes room")
         queue.drop(7)
         #expect(dropped.total == 9)
@@ -38,8 +38,8 @@ import Testing
         let started = ContinuousClock.now
         async let waited: Void = queue.waitForBatch(upTo: .seconds(30))
         try? await Task.sleep(for: .milliseconds(50))
-        queue.submit([1])
-        queue.submit([2])
+        queue.submit { $0.append([1]) }
+        queue.submit { $0.append([2]) }
         await waited
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(queue.take().map(\.count) == [2])
@@ -47,7 +47,7 @@ import Testing
 
     @Test func withoutAFullBatchTheExporterWaitsItsDelay() async {
         let queue = SpanExportQueue(maxQueueSize: 8, maxBatchSize: 4, dropped: { _ in })
-        queue.submit([1])
+        queue.submit { $0.append([1]) }
         let started = ContinuousClock.now
         await queue.waitForBatch(upTo: .milliseconds(300))
         #expect(ContinuousClock.now - started >= .milliseconds(300))

@@ -34,6 +34,10 @@ struct ProtobufWriter {
     }
 
     mutating func varint(_ value: UInt64) {
+        if value < 0x80 {
+            bytes.append(UInt8(value))
+            return
+        }
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -50,7 +54,7 @@ struct ProtobufWriter {
         varint(UInt64(length))
     }
 
-    mutating func append(_ raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
+    mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 
     mutating func bytesField(_ field: UInt64, _ value: UnsafeRawBufferPointer) {
         lengthDelimitedHeader(field, length: value.count)
@@ -59,7 +63,9 @@ struct ProtobufWriter {
 
     mutating func stringField(_ field: UInt64, _ value: String) {
         lengthDelimitedHeader(field, length: value.utf8.count)
-        bytes.append(contentsOf: value.utf8)
+        // One copy of the string's UTF-8 (appending its UTF8View goes byte by byte).
+        var value = value
+        value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func varintField(_ field: UInt64, _ value: UInt64) {

@@ -2,13 +2,16 @@ import Synchronization
 
 /// The spans ended and not yet exported, as OTLP bytes, in batches of at most `maxBatchSize` spans: the batch span
 /// processor's queue (OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE). A span ended while the queue is full
-/// is dropped and counted; whoever ends a span never waits. The exporter waits for a full batch or its schedule
+/// is dropped and counted; whoever ends a span never waits (it encodes the span into the batch under the queue's
+/// lock, a few hundred bytes). The exporter waits for a full batch or its schedule
 /// delay (``waitForBatch(upTo:)``) and takes what is queued (``take()``).
 public final class SpanExportQueue: Sendable {
     /// Spans written one after the other as `ScopeSpans.spans` fields, and how many.
     struct Batch: Sendable {
-        var bytes: [UInt8] = []
+        var writer = ProtobufWriter()
         var count = 0
+        /// The spans' bytes.
+        var bytes: [UInt8] { writer.bytes }
     }
 
     private struct State {
@@ -35,12 +38,13 @@ public final class SpanExportQueue: Sendable {
         self.dropped = dropped
     }
 
-    /// Queues one encoded span, or drops it when the queue is full; wakes the exporter when a batch is full.
-    func submit(_ span: [UInt8]) {
+    /// Queues one span, which `write` encodes into the batch being filled, or drops it when the queue is full;
+    /// wakes the exporter when a batch is full.
+    func submit(_ write: (inout ProtobufWriter) -> Void) {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard state.queued < maxQueueSize else { return (false, nil) }
             state.queued += 1
-            state.filling.bytes.append(contentsOf: span)
+            write(&state.filling.writer)
             state.filling.count += 1
             guard state.filling.count >= maxBatchSize else { return (true, nil) }
             state.full.append(state.filling)

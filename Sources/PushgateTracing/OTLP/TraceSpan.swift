@@ -43,7 +43,7 @@ public final class TraceSpan: Sendable {
 
     init(
         traceID: TraceID, spanID: SpanID, parent: SpanID?, parentIsRemote: Bool, traceState: String?, name: String,
-        kind: Kind, queue: SpanExportQueue
+        kind: Kind, attributes: [UInt8] = [], queue: SpanExportQueue
     ) {
         self.traceID = traceID
         self.spanID = spanID
@@ -54,7 +54,9 @@ public final class TraceSpan: Sendable {
         self.kind = kind
         self.queue = queue
         self.startTime = Self.now()
-        self.state = Mutex(State(attributes: ProtobufWriter(capacity: 256)))
+        var writer = ProtobufWriter(capacity: 320)
+        writer.append(attributes)
+        self.state = Mutex(State(attributes: writer))
     }
 
     /// Sets the attribute `key` (a key set twice is written twice; the receiver keeps the last).
@@ -82,11 +84,13 @@ public final class TraceSpan: Sendable {
             return state
         }
         guard let finished else { return }
-        queue.submit(encoded(endTime: endTime, attributes: finished.attributes.bytes, failed: finished.failed))
+        queue.submit { writer in
+            encode(into: &writer, endTime: endTime, attributes: finished.attributes.bytes, failed: finished.failed)
+        }
     }
 
-    /// The span as the field `spans` (2) of an OTLP `ScopeSpans`: tag, length and the `Span` message.
-    func encoded(endTime: UInt64, attributes: [UInt8], failed: Bool) -> [UInt8] {
+    /// Writes the span as the field `spans` (2) of an OTLP `ScopeSpans`: tag, length and the `Span` message.
+    func encode(into writer: inout ProtobufWriter, endTime: UInt64, attributes: [UInt8], failed: Bool) {
         let nameLength = name.utf8.count
         var length =
             ProtobufWriter.lengthDelimitedSize(SpanField.traceID, length: 16)
@@ -98,7 +102,6 @@ public final class TraceSpan: Sendable {
         }
         if parentSpanID != nil { length += ProtobufWriter.lengthDelimitedSize(SpanField.parentSpanID, length: 8) }
         if failed { length += 4 }
-        var writer = ProtobufWriter(capacity: ProtobufWriter.lengthDelimitedSize(2, length: length))
         writer.lengthDelimitedHeader(2, length: length)
         withUnsafeBytes(of: traceID.bytes) { writer.bytesField(SpanField.traceID, $0) }
         withUnsafeBytes(of: spanID.bytes) { writer.bytesField(SpanField.spanID, $0) }
@@ -119,7 +122,6 @@ public final class TraceSpan: Sendable {
         // W3C flags (sampled) in the low byte; 0x100: whether the parent is remote is known, 0x200: it is.
         let remote: UInt32 = parentSpanID == nil ? 0 : parentIsRemote ? 0x300 : 0x100
         writer.fixed32Field(SpanField.flags, 0x01 | remote)
-        return writer.bytes
     }
 
     /// The time now in nanoseconds since the Unix epoch.
@@ -147,7 +149,10 @@ enum SpanField {
 
 /// Sets a span's attributes several at a time (``TraceSpan/updateAttributes(_:)``).
 public struct SpanAttributeWriter {
-    fileprivate var writer: ProtobufWriter
+    fileprivate var writer = ProtobufWriter()
+
+    /// The attributes written, as OTLP `Span.attributes` fields.
+    var bytes: [UInt8] { writer.bytes }
 
     /// Sets the attribute `key` to `value`.
     public mutating func set(_ key: String, _ value: TraceAttribute) {
