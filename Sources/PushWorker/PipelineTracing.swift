@@ -30,6 +30,7 @@ final class PipelineTracing: Sendable {
     func record(_ translation: Translation, on trace: RecordTrace) {
         guard let span = trace.span else { return }
         var formats: [String] = []
+        formats.reserveCapacity(translation.records.count)
         for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
         let error = translation.deadLetters.first?.errors.first
         span.setAttribute("pushgate.formats", .strings(formats))

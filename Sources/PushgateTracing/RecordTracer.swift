@@ -41,8 +41,8 @@ public struct RecordTracer: Sendable {
         span.updateAttributes { attributes in
             attributes.set(OTelAttribute.messaging.destination.partition.id, .string(String(partition)))
             attributes.set(OTelAttribute.messaging.kafka.offset, .int(offset))
-            if let key, let text = String(validating: key, as: UTF8.self) {
-                attributes.set(OTelAttribute.messaging.kafka.message.key, .string(text))
+            if let key, let text = TraceAttribute.validUTF8(key[...]) {
+                attributes.set(OTelAttribute.messaging.kafka.message.key, text)
             }
         }
         return RecordTrace(span: span, headers: headers)

@@ -20,7 +20,7 @@ struct ExportRequest: Sendable {
             fields.attributeField(1, key: key, .string(value))
         }
         var resource = ProtobufWriter()
-        resource.lengthDelimitedHeader(1, length: fields.bytes.count)
+        resource.lengthDelimitedHeader(1, length: fields.count)
         resource.append(fields.bytes)
         self.resource = resource.bytes
         var scope = ProtobufWriter()
@@ -31,7 +31,7 @@ struct ExportRequest: Sendable {
 
     /// The request of one batch: `ExportTraceServiceRequest { resource_spans (1) { resource, scope_spans (2) {
     /// scope, spans } } }`, the spans already encoded as `ScopeSpans.spans` fields.
-    func body(spans: [UInt8]) -> ByteBuffer {
+    func body(spans: ProtobufWriter) -> ByteBuffer {
         let scopeSpansLength = scope.count + spans.count
         let resourceSpansLength = resource.count + ProtobufWriter.lengthDelimitedSize(2, length: scopeSpansLength)
         var head = ProtobufWriter(capacity: 16)
@@ -44,7 +44,7 @@ struct ExportRequest: Sendable {
         scopeSpansHead.lengthDelimitedHeader(2, length: scopeSpansLength)
         buffer.writeBytes(scopeSpansHead.bytes)
         buffer.writeBytes(scope)
-        buffer.writeBytes(spans)
+        spans.withBytes { _ = buffer.writeBytes($0) }
         return buffer
     }
 

@@ -89,7 +89,7 @@ struct OTLPHTTPExporter: Service {
     }
 
     private func export(_ batch: SpanExportQueue.Batch, with client: HTTPClient, retrying: Bool) async {
-        var body = request.body(spans: batch.bytes)
+        var body = request.body(spans: batch.writer)
         var post = HTTPClientRequest(url: settings.url)
         post.method = .POST
         post.headers.add(name: "Content-Type", value: "application/x-protobuf")

@@ -1,6 +1,7 @@
 /// Protocol Buffers' wire format, written forward into a byte array: the field types OTLP's trace messages use
 /// (https://protobuf.dev/programming-guides/encoding/). A nested message is written as a length-delimited field
-/// whose length is computed first (``ProtobufWriter/varintSize(_:)``), so nothing is written twice.
+/// whose length is computed first (``ProtobufWriter/varintSize(_:)``), so nothing is written twice; a field, or a
+/// whole span, grows the array once and is then written through a ``ProtobufCursor``.
 struct ProtobufWriter {
     /// The wire types of the fields written here.
     enum WireType: UInt64 {
@@ -10,62 +11,148 @@ struct ProtobufWriter {
         case fixed32 = 5
     }
 
-    /// What has been written.
-    private(set) var bytes: [UInt8]
+    /// The memory written into: the first ``count`` bytes are what has been written, the rest room for later
+    /// fields (grown by doubling, so that a field costs one bounds check, not one per byte).
+    private var storage: [UInt8]
+    /// How many bytes have been written.
+    private(set) var count = 0
 
     /// An empty writer with room for `capacity` bytes.
     init(capacity: Int = 0) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = Self.uninitialized(capacity)
+    }
+
+    /// What has been written, copied.
+    var bytes: [UInt8] { Array(storage[..<count]) }
+
+    /// Calls `body` with what has been written, without copying it.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
     /// How many bytes `value` takes as a varint.
+    @inline(__always)
     static func varintSize(_ value: UInt64) -> Int {
         // One byte per started group of 7 bits; 0 takes one byte.
         (64 - (value | 1).leadingZeroBitCount + 6) / 7
     }
 
     /// How many bytes a field `field` takes before its value: its tag.
+    @inline(__always)
     static func tagSize(_ field: UInt64) -> Int { varintSize(field << 3) }
 
     /// How many bytes a length-delimited field `field` of `length` bytes takes in all.
+    @inline(__always)
     static func lengthDelimitedSize(_ field: UInt64, length: Int) -> Int {
         tagSize(field) + varintSize(UInt64(length)) + length
     }
 
-    mutating func varint(_ value: UInt64) {
-        if value < 0x80 {
-            bytes.append(UInt8(value))
-            return
+    /// Grows the bytes by `size` and lets `body` write exactly those.
+    mutating func write(size: Int, _ body: (inout ProtobufCursor) -> Void) {
+        let start = count
+        if start + size > storage.count { grow(toHold: start + size) }
+        count += size
+        storage.withUnsafeMutableBufferPointer { buffer in
+            var cursor = ProtobufCursor(at: buffer.baseAddress! + start)
+            body(&cursor)
+            assert(cursor.written == size, "a field's size was computed wrong")
         }
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 
-    mutating func tag(_ field: UInt64, _ type: WireType) { varint(field << 3 | type.rawValue) }
+    /// New storage of at least `size` bytes and twice the old, holding what has been written.
+    private mutating func grow(toHold size: Int) {
+        var grown = Self.uninitialized(max(size, 2 * storage.count, 64))
+        let written = count
+        grown.withUnsafeMutableBytes { target in
+            storage.withUnsafeBytes { source in
+                if let base = source.baseAddress, written > 0 {
+                    target.baseAddress!.copyMemory(from: base, byteCount: written)
+                }
+            }
+        }
+        storage = grown
+    }
+
+    /// `count` bytes that are not zeroed first (bytes need no initialization; only the written ones are read).
+    private static func uninitialized(_ count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
+    /// Appends bytes already encoded.
+    mutating func append(_ raw: UnsafeRawBufferPointer) { write(size: raw.count) { $0.raw(raw) } }
+
+    /// Appends bytes already encoded.
+    mutating func append(_ raw: [UInt8]) { raw.withUnsafeBytes { append($0) } }
 
     /// The start of a length-delimited field of `length` bytes: its tag and its length; the bytes come next.
+    mutating func lengthDelimitedHeader(_ field: UInt64, length: Int) {
+        write(size: Self.tagSize(field) + Self.varintSize(UInt64(length))) {
+            $0.lengthDelimitedHeader(field, length: length)
+        }
+    }
+
+    mutating func stringField(_ field: UInt64, _ value: String) {
+        write(size: Self.lengthDelimitedSize(field, length: value.utf8.count)) { $0.stringField(field, value) }
+    }
+
+    mutating func varintField(_ field: UInt64, _ value: UInt64) {
+        write(size: Self.tagSize(field) + Self.varintSize(value)) { $0.varintField(field, value) }
+    }
+}
+
+/// Writes Protocol Buffers' fields into memory the writer has grown for them (``ProtobufWriter/write(size:_:)``).
+struct ProtobufCursor {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var next: UnsafeMutablePointer<UInt8>
+
+    init(at start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        self.next = start
+    }
+
+    /// How many bytes have been written.
+    var written: Int { next - start }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        next.pointee = value
+        next += 1
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        byte(UInt8(value))
+    }
+
+    @inline(__always)
+    mutating func tag(_ field: UInt64, _ type: ProtobufWriter.WireType) { varint(field << 3 | type.rawValue) }
+
+    @inline(__always)
     mutating func lengthDelimitedHeader(_ field: UInt64, length: Int) {
         tag(field, .lengthDelimited)
         varint(UInt64(length))
     }
 
-    mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+    @inline(__always)
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(next).copyMemory(from: base, byteCount: bytes.count)
+        next += bytes.count
+    }
 
     mutating func bytesField(_ field: UInt64, _ value: UnsafeRawBufferPointer) {
         lengthDelimitedHeader(field, length: value.count)
-        bytes.append(contentsOf: value)
+        raw(value)
     }
 
     mutating func stringField(_ field: UInt64, _ value: String) {
-        lengthDelimitedHeader(field, length: value.utf8.count)
-        // One copy of the string's UTF-8 (appending its UTF8View goes byte by byte).
         var value = value
-        value.withUTF8 { bytes.append(contentsOf: $0) }
+        value.withUTF8 { bytesField(field, UnsafeRawBufferPointer($0)) }
     }
 
     mutating func varintField(_ field: UInt64, _ value: UInt64) {
@@ -75,11 +162,11 @@ struct ProtobufWriter {
 
     mutating func fixed64Field(_ field: UInt64, _ value: UInt64) {
         tag(field, .fixed64)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { raw($0) }
     }
 
     mutating func fixed32Field(_ field: UInt64, _ value: UInt32) {
         tag(field, .fixed32)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { raw($0) }
     }
 }

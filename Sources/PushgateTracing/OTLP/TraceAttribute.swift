@@ -1,6 +1,8 @@
 /// The value of a span's or resource's attribute: the OTLP `AnyValue` kinds pushgate writes.
 public enum TraceAttribute: Sendable, Equatable {
     case string(String)
+    /// A string given as its UTF-8 bytes, which the caller has checked are valid UTF-8.
+    case utf8(ArraySlice<UInt8>)
     case int(Int64)
     case strings([String])
 }
@@ -13,17 +15,20 @@ extension ProtobufWriter {
         let valueLength = Self.anyValueLength(attribute)
         let keyValueLength =
             Self.lengthDelimitedSize(1, length: keyLength) + Self.lengthDelimitedSize(2, length: valueLength)
-        lengthDelimitedHeader(field, length: keyValueLength)
-        stringField(1, key)
-        lengthDelimitedHeader(2, length: valueLength)
-        switch attribute {
-        case .string(let text): stringField(1, text)
-        case .int(let number): varintField(3, UInt64(bitPattern: number))
-        case .strings(let texts):
-            lengthDelimitedHeader(5, length: Self.arrayValueLength(texts))
-            for text in texts {
-                lengthDelimitedHeader(1, length: Self.lengthDelimitedSize(1, length: text.utf8.count))
-                stringField(1, text)
+        write(size: Self.lengthDelimitedSize(field, length: keyValueLength)) { cursor in
+            cursor.lengthDelimitedHeader(field, length: keyValueLength)
+            cursor.stringField(1, key)
+            cursor.lengthDelimitedHeader(2, length: valueLength)
+            switch attribute {
+            case .string(let text): cursor.stringField(1, text)
+            case .utf8(let bytes): bytes.withUnsafeBytes { cursor.bytesField(1, $0) }
+            case .int(let number): cursor.varintField(3, UInt64(bitPattern: number))
+            case .strings(let texts):
+                cursor.lengthDelimitedHeader(5, length: Self.arrayValueLength(texts))
+                for text in texts {
+                    cursor.lengthDelimitedHeader(1, length: Self.lengthDelimitedSize(1, length: text.utf8.count))
+                    cursor.stringField(1, text)
+                }
             }
         }
     }
@@ -31,6 +36,7 @@ extension ProtobufWriter {
     private static func anyValueLength(_ attribute: TraceAttribute) -> Int {
         switch attribute {
         case .string(let text): lengthDelimitedSize(1, length: text.utf8.count)
+        case .utf8(let bytes): lengthDelimitedSize(1, length: bytes.count)
         case .int(let number): tagSize(3) + varintSize(UInt64(bitPattern: number))
         case .strings(let texts): lengthDelimitedSize(5, length: arrayValueLength(texts))
         }
@@ -40,5 +46,19 @@ extension ProtobufWriter {
         var length = 0
         for text in texts { length += lengthDelimitedSize(1, length: lengthDelimitedSize(1, length: text.utf8.count)) }
         return length
+    }
+}
+
+extension TraceAttribute {
+    /// `bytes` as a string attribute when they are valid UTF-8 (checked without making a `String` when they are
+    /// ASCII); `nil` otherwise.
+    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> TraceAttribute? {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        guard ascii || String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        return .utf8(bytes)
     }
 }

@@ -54,7 +54,7 @@ public final class TraceSpan: Sendable {
         self.kind = kind
         self.queue = queue
         self.startTime = Self.now()
-        var writer = ProtobufWriter(capacity: 320)
+        var writer = ProtobufWriter(capacity: 512)
         writer.append(attributes)
         self.state = Mutex(State(attributes: writer))
     }
@@ -85,12 +85,12 @@ public final class TraceSpan: Sendable {
         }
         guard let finished else { return }
         queue.submit { writer in
-            encode(into: &writer, endTime: endTime, attributes: finished.attributes.bytes, failed: finished.failed)
+            encode(into: &writer, endTime: endTime, attributes: finished.attributes, failed: finished.failed)
         }
     }
 
     /// Writes the span as the field `spans` (2) of an OTLP `ScopeSpans`: tag, length and the `Span` message.
-    func encode(into writer: inout ProtobufWriter, endTime: UInt64, attributes: [UInt8], failed: Bool) {
+    func encode(into writer: inout ProtobufWriter, endTime: UInt64, attributes: ProtobufWriter, failed: Bool) {
         let nameLength = name.utf8.count
         var length =
             ProtobufWriter.lengthDelimitedSize(SpanField.traceID, length: 16)
@@ -102,26 +102,28 @@ public final class TraceSpan: Sendable {
         }
         if parentSpanID != nil { length += ProtobufWriter.lengthDelimitedSize(SpanField.parentSpanID, length: 8) }
         if failed { length += 4 }
-        writer.lengthDelimitedHeader(2, length: length)
-        withUnsafeBytes(of: traceID.bytes) { writer.bytesField(SpanField.traceID, $0) }
-        withUnsafeBytes(of: spanID.bytes) { writer.bytesField(SpanField.spanID, $0) }
-        if let traceState { writer.stringField(SpanField.traceState, traceState) }
-        if let parentSpanID {
-            withUnsafeBytes(of: parentSpanID.bytes) { writer.bytesField(SpanField.parentSpanID, $0) }
+        writer.write(size: ProtobufWriter.lengthDelimitedSize(2, length: length)) { writer in
+            writer.lengthDelimitedHeader(2, length: length)
+            withUnsafeBytes(of: traceID.bytes) { writer.bytesField(SpanField.traceID, $0) }
+            withUnsafeBytes(of: spanID.bytes) { writer.bytesField(SpanField.spanID, $0) }
+            if let traceState { writer.stringField(SpanField.traceState, traceState) }
+            if let parentSpanID {
+                withUnsafeBytes(of: parentSpanID.bytes) { writer.bytesField(SpanField.parentSpanID, $0) }
+            }
+            writer.stringField(SpanField.name, name)
+            writer.varintField(SpanField.kind, kind.rawValue)
+            writer.fixed64Field(SpanField.startTime, startTime)
+            writer.fixed64Field(SpanField.endTime, endTime)
+            attributes.withBytes { writer.raw($0) }
+            if failed {
+                // Status { code = 3: STATUS_CODE_ERROR (2) }
+                writer.lengthDelimitedHeader(SpanField.status, length: 2)
+                writer.varintField(3, 2)
+            }
+            // W3C flags (sampled) in the low byte; 0x100: whether the parent is remote is known, 0x200: it is.
+            let remote: UInt32 = parentSpanID == nil ? 0 : parentIsRemote ? 0x300 : 0x100
+            writer.fixed32Field(SpanField.flags, 0x01 | remote)
         }
-        writer.stringField(SpanField.name, name)
-        writer.varintField(SpanField.kind, kind.rawValue)
-        writer.fixed64Field(SpanField.startTime, startTime)
-        writer.fixed64Field(SpanField.endTime, endTime)
-        writer.append(attributes)
-        if failed {
-            // Status { code = 3: STATUS_CODE_ERROR (2) }
-            writer.lengthDelimitedHeader(SpanField.status, length: 2)
-            writer.varintField(3, 2)
-        }
-        // W3C flags (sampled) in the low byte; 0x100: whether the parent is remote is known, 0x200: it is.
-        let remote: UInt32 = parentSpanID == nil ? 0 : parentIsRemote ? 0x300 : 0x100
-        writer.fixed32Field(SpanField.flags, 0x01 | remote)
     }
 
     /// The time now in nanoseconds since the Unix epoch.
