@@ -37,7 +37,8 @@ struct OTLPHTTPExporter: Service {
         let client = makeClient()
         await withGracefulShutdownHandler {
             while !queue.isClosed, !Task.isCancelled {
-                await queue.waitForBatch(upTo: settings.scheduleDelay)
+                // A delay of 0 would export in a loop that never waits.
+                await queue.waitForBatch(upTo: max(settings.scheduleDelay, .milliseconds(10)))
                 await exportQueued(with: client, retrying: !queue.isClosed)
             }
         } onGracefulShutdown: {
