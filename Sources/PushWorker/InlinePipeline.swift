@@ -77,7 +77,7 @@ final class InlinePipeline: Sendable {
             return
         }
         guard let tracing else {
-            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs)
+            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs, traced: nil)
             return
         }
         // Tracing on: the same steps inside the input's trace, current (for the log lines' `trace_id` and
@@ -85,24 +85,25 @@ final class InlinePipeline: Sendable {
         var input = InputRecord(record)
         let trace = tracing.begin(&input)
         RecordTrace.$current.withValue(trace) {
-            let translation = translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs)
-            tracing.record(translation, on: trace)
+            translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs, traced: (tracing, trace))
         }
         trace.end()
     }
 
-    /// Translates `input` (timed for the histogram), reports it and hands its records to the producer.
-    @discardableResult
-    private func translateAndHandOver(_ input: InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64)
-        -> Translation
-    {
+    /// Translates `input` (timed for the histogram), reports it, writes what it became on its span when `traced`,
+    /// and hands its records to the producer. The hand-over is the translation's last use: its records array is
+    /// then the only reference, and is handed over where it lies, not copied.
+    private func translateAndHandOver(
+        _ input: InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64,
+        traced: (tracing: PipelineTracing, trace: RecordTrace)?
+    ) {
         let started = Self.monotonicNanoseconds()
         let translation = translator.translation(of: input, readAtMs: readAtMs)
         let duration = Self.monotonicNanoseconds() &- started
         batch.durations.append(duration)
         worker.report(translation)
+        if let traced { traced.tracing.record(translation, on: traced.trace) }
         produce(input, translation, ticket: ticket)
-        return translation
     }
 
     /// The monotonic clock in nanoseconds, read straight from `clock_gettime` (`DispatchTime.now()` goes
