@@ -118,7 +118,9 @@ struct OTLPHTTPExporter: Service {
                 return
             case .failed(let reason, let retryable, let retryAfter):
                 let wait = retryAfter ?? delay
-                guard retrying, retryable, !Task.isCancelled, ContinuousClock.now + wait < giveUp else {
+                // Once shutdown begins (the queue closed) no batch waits for another try.
+                guard retrying, retryable, !queue.isClosed, !Task.isCancelled, ContinuousClock.now + wait < giveUp
+                else {
                     queue.drop(batch.count)
                     warnings.warn(logger, metadata: ["url": "\(settings.url)", "reason": "\(reason)"]) { suppressed in
                         "exporting \(batch.count) spans failed, they are dropped" + suppressed
