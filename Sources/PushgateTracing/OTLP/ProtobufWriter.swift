@@ -19,7 +19,7 @@ struct ProtobufWriter {
 
     /// An empty writer with room for `capacity` bytes.
     init(capacity: Int = 0) {
-        storage = Self.uninitialized(capacity)
+        storage = Self.zeroed(capacity)
     }
 
     /// What has been written, copied.
@@ -61,7 +61,7 @@ struct ProtobufWriter {
 
     /// New storage of at least `size` bytes and twice the old, holding what has been written.
     private mutating func grow(toHold size: Int) {
-        var grown = Self.uninitialized(max(size, 2 * storage.count, 64))
+        var grown = Self.zeroed(max(size, 2 * storage.count, 64))
         let written = count
         grown.withUnsafeMutableBytes { target in
             storage.withUnsafeBytes { source in
@@ -73,10 +73,22 @@ struct ProtobufWriter {
         storage = grown
     }
 
-    /// `count` bytes that are not zeroed first (bytes need no initialization; only the written ones are read).
-    private static func uninitialized(_ count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    /// `count` zero bytes, appended from ``zeros`` to an array made with room for them: this toolchain does not
+    /// specialize `Array(repeating:count:)` or `Array(unsafeUninitializedCapacity:)`, which looked up the array's
+    /// generic metadata (some 600 instructions) for every span.
+    private static func zeroed(_ count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        zeros.withUnsafeBufferPointer { zeros in
+            while bytes.count < count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: zeros.prefix(count - bytes.count)))
+            }
+        }
+        return bytes
     }
+
+    /// Zero bytes to append.
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
 
     /// Appends bytes already encoded.
     mutating func append(_ raw: UnsafeRawBufferPointer) { write(size: raw.count) { $0.raw(raw) } }
@@ -151,6 +163,11 @@ struct ProtobufCursor {
     }
 
     mutating func stringField(_ field: UInt64, _ value: String) {
+        // In place for a native string (no copy of it, no retain); a bridged one is made contiguous first.
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable {
+            bytesField(field, UnsafeRawBufferPointer($0))
+        }
+        guard written == nil else { return }
         var value = value
         value.withUTF8 { bytesField(field, UnsafeRawBufferPointer($0)) }
     }

@@ -8,14 +8,20 @@ import Synchronization
 public final class SpanExportQueue: Sendable {
     /// Spans written one after the other as `ScopeSpans.spans` fields, and how many.
     struct Batch: Sendable {
-        var writer = ProtobufWriter()
+        var writer: ProtobufWriter
         var count = 0
+
+        /// An empty batch with room for `capacity` bytes.
+        init(capacity: Int = 0) { writer = ProtobufWriter(capacity: capacity) }
         /// The spans' bytes.
         var bytes: [UInt8] { writer.bytes }
     }
 
     private struct State {
         var filling = Batch()
+        /// The bytes of the last full batch: a new batch starts with room for as many, so that filling it does not
+        /// copy it again and again as it grows.
+        var fullBatchBytes = 0
         var full: [Batch] = []
         var queued = 0
         var waiter: CheckedContinuation<Void, Never>?
@@ -47,8 +53,9 @@ public final class SpanExportQueue: Sendable {
             write(&state.filling.writer)
             state.filling.count += 1
             guard state.filling.count >= maxBatchSize else { return (true, nil) }
+            state.fullBatchBytes = state.filling.writer.count
             state.full.append(state.filling)
-            state.filling = Batch()
+            state.filling = Batch(capacity: state.fullBatchBytes)
             return (true, Self.wake(&state))
         }
         waiter?.resume()
@@ -64,7 +71,7 @@ public final class SpanExportQueue: Sendable {
             var batches = state.full
             if state.filling.count > 0 { batches.append(state.filling) }
             state.full = []
-            state.filling = Batch()
+            state.filling = Batch(capacity: state.fullBatchBytes)
             state.queued = 0
             return batches
         }
