@@ -77,32 +77,35 @@ final class InlinePipeline: Sendable {
             return
         }
         guard let tracing else {
-            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs, traced: nil)
+            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs, tracing: nil, trace: nil)
             return
         }
         // Tracing on: the same steps inside the input's trace, current (for the log lines' `trace_id` and
-        // `span_id`) until its records are handed over.
-        var input = InputRecord(record)
+        // `span_id`) until its records are handed over. The input is moved into the hand-over, not copied (its
+        // list has room for pushgate's `traceparent` when it has none).
+        var input = InputRecord(record, reservingHeaders: 1)
         let trace = tracing.begin(&input)
-        RecordTrace.$current.withValue(trace) {
-            translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs, traced: (tracing, trace))
+        var handedOver: InputRecord? = consume input
+        RecordTrace.withCurrentOnThread(trace) {
+            guard let input = handedOver.take() else { return }
+            translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs, tracing: tracing, trace: trace)
         }
         trace.end()
     }
 
-    /// Translates `input` (timed for the histogram), reports it, writes what it became on its span when `traced`,
+    /// Translates `input` (timed for the histogram), reports it, writes what it became on its span when sampled,
     /// and hands its records to the producer. The hand-over is the translation's last use: its records array is
     /// then the only reference, and is handed over where it lies, not copied.
     private func translateAndHandOver(
-        _ input: InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64,
-        traced: (tracing: PipelineTracing, trace: RecordTrace)?
+        _ input: consuming InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64, tracing: PipelineTracing?,
+        trace: RecordTrace?
     ) {
         let started = Self.monotonicNanoseconds()
         let translation = translator.translation(of: input, readAtMs: readAtMs)
         let duration = Self.monotonicNanoseconds() &- started
         batch.durations.append(duration)
         worker.report(translation)
-        if let traced { traced.tracing.record(translation, on: traced.trace) }
+        if let tracing, let span = trace?.span { tracing.record(translation, on: span) }
         produce(input, translation, ticket: ticket)
     }
 

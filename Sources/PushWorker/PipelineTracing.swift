@@ -16,19 +16,19 @@ final class PipelineTracing: Sendable {
     }
 
     /// Starts the trace of `input` and puts its trace headers in place of the input's own, so that the
-    /// translator forwards them, at the forwarded headers' place, on every output and dead letter.
+    /// translator forwards them, at the forwarded headers' place, on every output and dead letter. The input's
+    /// list is changed where it lies (``InputRecord/init(_:reservingHeaders:)`` leaves room for one more).
     func begin(_ input: inout InputRecord) -> RecordTrace {
         let trace = tracer.startRecord(
             topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
             headers: input.headers)
-        input.headers = trace.headers.replacing(in: input.headers)
+        trace.headers.replace(in: &input.headers)
         return trace
     }
 
-    /// Writes on the span of an input, when it is sampled, what it was translated into: the formats written, and
-    /// a dead letter's first error as the span's error.
-    func record(_ translation: Translation, on trace: RecordTrace) {
-        guard let span = trace.span else { return }
+    /// Writes on the span of a sampled input what it was translated into: the formats written, and a dead
+    /// letter's first error as the span's error.
+    func record(_ translation: Translation, on span: TraceSpan) {
         var formats: [String] = []
         formats.reserveCapacity(translation.records.count)
         for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }

@@ -12,10 +12,10 @@ extension InputRecord {
 }
 
 extension InputRecord {
-    /// The translator's copy of a record read in place.
-    init(_ record: KafkaRecordView) {
+    /// The translator's copy of a record read in place, its header list with room for `extra` more.
+    init(_ record: KafkaRecordView, reservingHeaders extra: Int = 0) {
         var headers: [RecordHeader] = []
-        headers.reserveCapacity(record.headerCount)
+        headers.reserveCapacity(record.headerCount + extra)
         record.forEachHeader { headers.append(RecordHeader(name: $0, value: $1.map { Array($0) })) }
         self.init(
             topic: record.topic, partition: record.partition, offset: record.offset,

@@ -26,11 +26,10 @@ public struct RecordTracer: Sendable {
         topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader]
     ) -> RecordTrace {
         let parent = Self.parent(in: headers)
-        let traceID = parent?.context.traceID ?? ids.traceID()
-        let spanID = ids.spanID()
+        let (traceID, spanID) = parent.map { ($0.context.traceID, ids.spanID()) } ?? ids.traceAndSpanID()
         let sampled = sampler.isSampled(traceID: traceID, parentSampled: parent?.context.sampled)
         let headers = TraceHeaders(
-            traceparentBytes: Self.traceparent(traceID: traceID, spanID: spanID, sampled: sampled),
+            traceID: Self.words(of: traceID), spanID: Self.word(of: spanID), sampled: sampled,
             tracestate: parent?.state)
         guard sampled else { return RecordTrace(span: nil, headers: headers) }
         let template = templates.template(topic: topic, group: group)
@@ -77,29 +76,19 @@ public struct RecordTracer: Sendable {
         return (context, state)
     }
 
-    /// `00-TRACEID-SPANID-FLAGS` in lowercase hex, as UTF-8 bytes.
-    static func traceparent(traceID: TraceID, spanID: SpanID, sampled: Bool) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 55) { buffer, count in
-            let digits: StaticString = "0123456789abcdef"
-            func put(_ byte: UInt8) {
-                buffer[count] = byte
-                count += 1
-            }
-            func hex(_ byte: UInt8) {
-                digits.withUTF8Buffer { digits in
-                    put(digits[Int(byte >> 4)])
-                    put(digits[Int(byte & 0x0f)])
-                }
-            }
-            put(UInt8(ascii: "0"))
-            put(UInt8(ascii: "0"))
-            put(UInt8(ascii: "-"))
-            withUnsafeBytes(of: traceID.bytes) { for byte in $0 { hex(byte) } }
-            put(UInt8(ascii: "-"))
-            withUnsafeBytes(of: spanID.bytes) { for byte in $0 { hex(byte) } }
-            put(UInt8(ascii: "-"))
-            hex(sampled ? 1 : 0)
+    /// A trace id as two big-endian words.
+    static func words(of id: TraceID) -> (high: UInt64, low: UInt64) {
+        withUnsafeBytes(of: id.bytes) {
+            (
+                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
+    }
+
+    /// A span id as a big-endian word.
+    static func word(of id: SpanID) -> UInt64 {
+        withUnsafeBytes(of: id.bytes) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
 }
 

@@ -1,30 +1,89 @@
 import PushModel
 
-/// The W3C Trace Context headers of one span, as pushgate writes them on a record (SPEC section 11):
-/// `traceparent`, and `tracestate` when the trace has one.
+/// The W3C Trace Context headers of one span, as pushgate writes them on every record made on a record's behalf
+/// (SPEC section 11): `traceparent`, and `tracestate` when the trace has one. `traceparent`'s 55 bytes of text are
+/// held inline: a record's trace costs no allocation until its headers are written on a record.
 public struct TraceHeaders: Sendable, Hashable {
     /// `traceparent`: the header's name.
     public static let traceparentName = "traceparent"
     /// `tracestate`: the header's name.
     public static let tracestateName = "tracestate"
+    /// The length of a version `00` `traceparent`.
+    static let traceparentLength = 55
 
-    /// `traceparent` as written on records: its UTF-8 bytes.
-    public let traceparentBytes: [UInt8]
+    /// `traceparent`'s text, `00-TRACEID-SPANID-FLAGS`, in the first 55 of its 56 bytes.
+    private var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
     /// The vendors' entries, `nil` when there are none.
-    public var tracestate: String?
+    public var tracestate: Optional<String>
 
-    /// `00-TRACEID-SPANID-FLAGS`.
-    public var traceparent: String { String(decoding: traceparentBytes, as: UTF8.self) }
-
-    /// The headers of a span whose `traceparent` and `tracestate` are these.
-    public init(traceparent: String, tracestate: String? = nil) {
-        self.init(traceparentBytes: Array(traceparent.utf8), tracestate: tracestate)
+    /// The headers of the span `spanID` of trace `traceID` (both as big-endian words, as in `traceparent`),
+    /// whose flags say whether it is `sampled`.
+    public init(traceID: (high: UInt64, low: UInt64), spanID: UInt64, sampled: Bool, tracestate: String? = nil) {
+        self.tracestate = tracestate
+        withUnsafeMutableBytes(of: &text) { text in
+            // `00-` TRACEID `-` SPANID `-` FLAGS: the digits written eight at a time (``hexDigits(_:)``).
+            func digits(of word: UInt64, at offset: Int) {
+                text.storeBytes(
+                    of: Self.hexDigits(UInt32(truncatingIfNeeded: word >> 32)), toByteOffset: offset, as: UInt64.self)
+                text.storeBytes(
+                    of: Self.hexDigits(UInt32(truncatingIfNeeded: word)), toByteOffset: offset + 8, as: UInt64.self)
+            }
+            text[0] = UInt8(ascii: "0")
+            text[1] = UInt8(ascii: "0")
+            text[2] = UInt8(ascii: "-")
+            digits(of: traceID.high, at: 3)
+            digits(of: traceID.low, at: 19)
+            digits(of: spanID, at: 36)
+            text[35] = UInt8(ascii: "-")
+            text[52] = UInt8(ascii: "-")
+            text[53] = UInt8(ascii: "0")
+            text[54] = sampled ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        }
     }
 
-    /// The headers of a span whose `traceparent` (UTF-8) and `tracestate` are these.
-    public init(traceparentBytes: [UInt8], tracestate: String? = nil) {
-        self.traceparentBytes = traceparentBytes
+    /// The eight lowercase hex digits of `value`, most significant first, as the bytes of a word in memory order:
+    /// each nibble spread into a byte of its own, then made a digit, all eight at once.
+    @inline(__always)
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | nibbles << 16) & 0x0000_ffff_0000_ffff
+        nibbles = (nibbles | nibbles << 8) & 0x00ff_00ff_00ff_00ff
+        nibbles = (nibbles | nibbles << 4) & 0x0f0f_0f0f_0f0f_0f0f
+        // 1 in each byte whose nibble is 10 or more: `a` is 39 after `9` + 1.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let digits = nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+        // The most significant nibble is in the highest byte: big-endian order puts it first in memory.
+        return digits.bigEndian
+    }
+
+    /// The headers whose `traceparent` is `traceparent` (55 bytes, as version `00` writes it) and whose `tracestate`
+    /// is `tracestate`; `nil` when `traceparent` is not 55 bytes long.
+    public init?(traceparent: String, tracestate: String? = nil) {
+        let bytes = Array(traceparent.utf8)
+        guard bytes.count == Self.traceparentLength else { return nil }
         self.tracestate = tracestate
+        withUnsafeMutableBytes(of: &text) { $0.copyBytes(from: bytes) }
+    }
+
+    /// Calls `body` with `traceparent`'s UTF-8 bytes, valid only during the call.
+    public func withTraceparentBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: text) { body(UnsafeRawBufferPointer(rebasing: $0[..<Self.traceparentLength])) }
+    }
+
+    /// `traceparent` as UTF-8 bytes.
+    public var traceparentBytes: [UInt8] { withTraceparentBytes { Array($0) } }
+
+    /// `traceparent`: `00-TRACEID-SPANID-FLAGS`.
+    public var traceparent: String { withTraceparentBytes { String(decoding: $0, as: UTF8.self) } }
+
+    public static func == (left: TraceHeaders, right: TraceHeaders) -> Bool {
+        withUnsafeBytes(of: left.text) { left in withUnsafeBytes(of: right.text) { left.elementsEqual($0) } }
+            && left.tracestate == right.tracestate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: text) { hasher.combine(bytes: $0) }
+        hasher.combine(tracestate)
     }
 
     /// The headers as a list: `traceparent`, then `tracestate` when there is one.
@@ -35,14 +94,12 @@ public struct TraceHeaders: Sendable, Hashable {
     }
 
     private func append(to headers: inout [RecordHeader]) {
-        headers.append(RecordHeader(name: Self.traceparentName, value: traceparentBytes))
+        headers.append(traceparentHeader)
         if let tracestate { headers.append(RecordHeader(name: Self.tracestateName, text: tracestate)) }
     }
 
-    /// Whether `name` is `traceparent` or `tracestate` (ASCII case-insensitively, as W3C names are).
-    public static func isTraceHeader(_ name: String) -> Bool {
-        name.utf8.count <= 11
-            && (equalsIgnoringASCIICase(name, traceparentName) || equalsIgnoringASCIICase(name, tracestateName))
+    private var traceparentHeader: RecordHeader {
+        RecordHeader(name: Self.traceparentName, value: traceparentBytes)
     }
 
     /// `headers` with these in place of the trace headers they have: at the place of the first of them, or, when
@@ -65,19 +122,45 @@ public struct TraceHeaders: Sendable, Hashable {
         return replaced
     }
 
-    /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text.
+    /// Puts these in place of the trace headers of `headers`, as ``replacing(in:)`` does, changing the list where
+    /// it lies in the common cases: a record without trace headers (these are appended), and one whose trace
+    /// headers are as many as these and side by side (they are overwritten).
+    public func replace(in headers: inout [RecordHeader]) {
+        guard let first = headers.firstIndex(where: { Self.isTraceHeader($0.name) }) else {
+            append(to: &headers)
+            return
+        }
+        let count = tracestate == nil ? 1 : 2
+        let end = first + count
+        guard end <= headers.count, !headers[end...].contains(where: { Self.isTraceHeader($0.name) }),
+            headers[first..<end].allSatisfy({ Self.isTraceHeader($0.name) })
+        else {
+            headers = replacing(in: headers)
+            return
+        }
+        headers[first] = traceparentHeader
+        if let tracestate { headers[first + 1] = RecordHeader(name: Self.tracestateName, text: tracestate) }
+    }
+
+    /// Whether `name` is `traceparent` or `tracestate` (ASCII case-insensitively, as W3C names are).
+    public static func isTraceHeader(_ name: String) -> Bool {
+        // `traceparent` and `tracestate` are 11 and 10 bytes long; the length is read first.
+        let length = name.utf8.count
+        return (length == 11 || length == 10)
+            && (equalsIgnoringASCIICase(name, traceparentName) || equalsIgnoringASCIICase(name, tracestateName))
+    }
+
     /// The bytes of the first header named `name` (ignoring ASCII case); `nil` when there is none or it is null.
     static func bytes(of name: String, in headers: [RecordHeader]) -> ArraySlice<UInt8>? {
         for header in headers where equalsIgnoringASCIICase(header.name, name) { return header.value }
         return nil
     }
 
+    /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text; `nil`
+    /// when there is none, or it is null or not UTF-8.
     static func value(of name: String, in headers: [RecordHeader]) -> String? {
-        for header in headers where equalsIgnoringASCIICase(header.name, name) {
-            guard let bytes = header.value else { return nil }
-            return String(validating: bytes, as: UTF8.self)
-        }
-        return nil
+        guard let bytes = bytes(of: name, in: headers) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {

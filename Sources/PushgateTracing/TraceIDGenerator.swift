@@ -12,10 +12,14 @@ final class TraceIDGenerator: Sendable {
         state = Mutex(Xoshiro256StarStar(seed: system))
     }
 
-    /// A new trace id (never all zeros).
-    func traceID() -> TraceID {
-        var words = (UInt64(0), UInt64(0))
-        while words == (0, 0) { words = state.withLock { ($0.next(), $0.next()) } }
+    /// A new trace id and a new span id in it (neither all zeros), drawn at once.
+    func traceAndSpanID() -> (TraceID, SpanID) {
+        var words = (UInt64(0), UInt64(0), UInt64(0))
+        while words.0 | words.1 == 0 || words.2 == 0 { words = state.withLock { ($0.next(), $0.next(), $0.next()) } }
+        return (Self.traceID((words.0, words.1)), Self.spanID(words.2))
+    }
+
+    private static func traceID(_ words: (UInt64, UInt64)) -> TraceID {
         var bytes: TraceID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { buffer in
             buffer.storeBytes(of: words.0.bigEndian, toByteOffset: 0, as: UInt64.self)
@@ -28,6 +32,10 @@ final class TraceIDGenerator: Sendable {
     func spanID() -> SpanID {
         var word = UInt64(0)
         while word == 0 { word = state.withLock { $0.next() } }
+        return Self.spanID(word)
+    }
+
+    private static func spanID(_ word: UInt64) -> SpanID {
         var bytes: SpanID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: word.bigEndian, as: UInt64.self) }
         return SpanID(bytes: bytes)

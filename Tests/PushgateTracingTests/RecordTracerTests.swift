@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PushModel
 import Testing
@@ -159,9 +160,10 @@ import W3CTraceContext
             let (traceID, spanID) = (TraceID.random(using: &generator), SpanID.random(using: &generator))
             let expected = TraceContext(
                 traceID: traceID, spanID: spanID, flags: sampled ? .sampled : [], state: TraceState())
-            #expect(
-                RecordTracer.traceparent(traceID: traceID, spanID: spanID, sampled: sampled)
-                    == Array(expected.traceParentHeaderValue.utf8))
+            let headers = TraceHeaders(
+                traceID: RecordTracer.words(of: traceID), spanID: RecordTracer.word(of: spanID), sampled: sampled)
+            #expect(headers.traceparent == expected.traceParentHeaderValue)
+            #expect(headers == TraceHeaders(traceparent: expected.traceParentHeaderValue))
         }
     }
 
@@ -174,4 +176,35 @@ import W3CTraceContext
         #expect(metadata["span_id"] == .string(String(fields.span)))
         #expect(metadata["trace_flags"] == "00")
     }
+
+    @Test func logLinesCarryTheRecordTraceCurrentOnTheThread() throws {
+        let tracer = try Self.tracer(["OTEL_TRACES_SAMPLER": "always_off"])
+        let (outer, inner) = (trace(tracer, parent: Self.parent), trace(tracer, parent: nil))
+        let (outerSpan, innerSpan) = (
+            try #require(parse(outer.headers.traceparent)).span, try #require(parse(inner.headers.traceparent)).span
+        )
+        var spans: [Logger.Metadata.Value?] = []
+        RecordTrace.withCurrentOnThread(outer) {
+            RecordTrace.withCurrentOnThread(inner) { spans.append(RecordTrace.logMetadata.get()["span_id"]) }
+            spans.append(RecordTrace.logMetadata.get()["span_id"])
+        }
+        #expect(spans == [.string(String(innerSpan)), .string(String(outerSpan))])
+        #expect(RecordTrace.logMetadata.get().isEmpty, "cleared when the body returns")
+        // Another thread, meanwhile, has no current record trace.
+        let elsewhere = MetadataBox()
+        RecordTrace.withCurrentOnThread(outer) {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                elsewhere.metadata = RecordTrace.logMetadata.get()
+                done.signal()
+            }
+            done.wait()
+        }
+        #expect(elsewhere.metadata?.isEmpty == true)
+    }
+}
+
+/// What another thread saw; the semaphore it signals orders its write before the test's read.
+private final class MetadataBox: @unchecked Sendable {
+    var metadata: Logger.Metadata?
 }

@@ -6,12 +6,48 @@ import W3CTraceContext
 
 @Suite struct TraceHeadersTests {
     let own = TraceHeaders(
-        traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", tracestate: "vendor=a")
+        traceID: (0x0af7_6519_16cd_43dd, 0x8448_eb21_1c80_319c), spanID: 0xb7ad_6b71_6920_3331, sampled: true,
+        tracestate: "vendor=a")
 
     private func names(_ headers: [RecordHeader]) -> [String] { headers.map(\.name) }
 
     private func text(_ headers: [RecordHeader], _ name: String) -> [String] {
         headers.filter { $0.name == name }.map { String(decoding: $0.value ?? [], as: UTF8.self) }
+    }
+
+    @Test func theTraceparentTextIsWrittenFromTheIds() {
+        #expect(own.traceparent == "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+        #expect(own.traceparentBytes == Array(own.traceparent.utf8))
+        let unsampled = TraceHeaders(traceID: (1, 0xffff_ffff_ffff_ffff), spanID: 0x10, sampled: false)
+        #expect(unsampled.traceparent == "00-0000000000000001ffffffffffffffff-0000000000000010-00")
+        #expect(unsampled != TraceHeaders(traceID: (1, 0xffff_ffff_ffff_ffff), spanID: 0x10, sampled: true))
+        #expect(TraceHeaders(traceparent: "00-short-01") == nil)
+        #expect(own.list.map(\.name) == ["traceparent", "tracestate"])
+    }
+
+    @Test func replacingInPlaceGivesWhatANewListGives() {
+        let unsampled = TraceHeaders(traceID: (1, 2), spanID: 3, sampled: false)
+        let cases: [(TraceHeaders, [RecordHeader])] = [
+            (unsampled, [RecordHeader(name: "x", text: "1")]),
+            (unsampled, [RecordHeader(name: "x", text: "1"), RecordHeader(name: "TraceParent", text: "00-aa-bb-01")]),
+            (unsampled, [RecordHeader(name: "traceparent", text: "a"), RecordHeader(name: "tracestate", text: "b")]),
+            (own, [RecordHeader(name: "traceparent", text: "a"), RecordHeader(name: "tracestate", text: "b")]),
+            (own, [RecordHeader(name: "traceparent", text: "a"), RecordHeader(name: "x", text: "1")]),
+            (
+                own,
+                [
+                    RecordHeader(name: "traceparent", text: "a"), RecordHeader(name: "x", text: "1"),
+                    RecordHeader(name: "tracestate", text: "b"),
+                ]
+            ),
+            (own, []),
+        ]
+        for (trace, input) in cases {
+            var headers = input
+            trace.replace(in: &headers)
+            #expect(headers == trace.replacing(in: input), "\(input.map(\.name))")
+            #expect(headers.filter { $0.name == "traceparent" }.map(\.value) == [trace.traceparentBytes[...]])
+        }
     }
 
     @Test func replacesTheInputsTraceHeadersAtThePlaceOfTheFirst() {
@@ -27,9 +63,9 @@ import W3CTraceContext
         #expect(text(replaced, "x-middle") == ["2"])
     }
 
-    @Test func anInputWithoutTraceparentGetsOneAfterItsHeaders() {
+    @Test func anInputWithoutTraceparentGetsOneAfterItsHeaders() throws {
         let input = [RecordHeader(name: "x-only", text: "1"), RecordHeader(name: "pushgate-format", text: "apns")]
-        let replaced = TraceHeaders(traceparent: own.traceparent).replacing(in: input)
+        let replaced = try #require(TraceHeaders(traceparent: own.traceparent)).replacing(in: input)
         #expect(names(replaced) == ["x-only", "pushgate-format", "traceparent"])
         #expect(text(replaced, "traceparent") == [own.traceparent])
     }
