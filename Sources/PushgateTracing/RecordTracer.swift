@@ -38,7 +38,7 @@ public struct RecordTracer: Sendable {
             traceState: parent?.state, name: template.name, kind: .consumer, attributes: template.attributes,
             queue: queue)
         span.updateAttributes { attributes in
-            attributes.set(OTelAttribute.messaging.destination.partition.id, .string(String(partition)))
+            attributes.set(OTelAttribute.messaging.destination.partition.id, .decimal(Int64(partition)))
             attributes.set(OTelAttribute.messaging.kafka.offset, .int(offset))
             if let key, let text = TraceAttribute.validUTF8(key[...]) {
                 attributes.set(OTelAttribute.messaging.kafka.message.key, text)

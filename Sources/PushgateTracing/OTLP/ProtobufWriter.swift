@@ -172,6 +172,20 @@ struct ProtobufCursor {
         value.withUTF8 { bytesField(field, UnsafeRawBufferPointer($0)) }
     }
 
+    /// The decimal digits of `number` (with `-` when negative), `length` characters
+    /// (``ProtobufWriter/decimalLength(_:)``), written from the last.
+    mutating func decimal(_ number: Int64, length: Int) {
+        var magnitude = number.magnitude
+        var position = next + length
+        repeat {
+            position -= 1
+            position.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if number < 0 { next.pointee = UInt8(ascii: "-") }
+        next += length
+    }
+
     mutating func varintField(_ field: UInt64, _ value: UInt64) {
         tag(field, .varint)
         varint(value)

@@ -4,6 +4,9 @@ public enum TraceAttribute: Sendable, Equatable {
     /// A string given as its UTF-8 bytes, which the caller has checked are valid UTF-8.
     case utf8(ArraySlice<UInt8>)
     case int(Int64)
+    /// A string attribute of an integer's decimal digits (as `messaging.destination.partition.id` is), written
+    /// without making a `String`.
+    case decimal(Int64)
     case strings([String])
 }
 
@@ -23,6 +26,9 @@ extension ProtobufWriter {
             case .string(let text): cursor.stringField(1, text)
             case .utf8(let bytes): bytes.withUnsafeBytes { cursor.bytesField(1, $0) }
             case .int(let number): cursor.varintField(3, UInt64(bitPattern: number))
+            case .decimal(let number):
+                cursor.lengthDelimitedHeader(1, length: Self.decimalLength(number))
+                cursor.decimal(number, length: Self.decimalLength(number))
             case .strings(let texts):
                 cursor.lengthDelimitedHeader(5, length: Self.arrayValueLength(texts))
                 for text in texts {
@@ -38,8 +44,20 @@ extension ProtobufWriter {
         case .string(let text): lengthDelimitedSize(1, length: text.utf8.count)
         case .utf8(let bytes): lengthDelimitedSize(1, length: bytes.count)
         case .int(let number): tagSize(3) + varintSize(UInt64(bitPattern: number))
+        case .decimal(let number): lengthDelimitedSize(1, length: decimalLength(number))
         case .strings(let texts): lengthDelimitedSize(5, length: arrayValueLength(texts))
         }
+    }
+
+    /// How many characters `number` takes in decimal, with its sign.
+    static func decimalLength(_ number: Int64) -> Int {
+        var magnitude = number.magnitude
+        var length = number < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            length += 1
+        }
+        return length
     }
 
     private static func arrayValueLength(_ texts: [String]) -> Int {
