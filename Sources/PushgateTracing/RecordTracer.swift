@@ -26,7 +26,13 @@ public struct RecordTracer: Sendable {
         topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader]
     ) -> RecordTrace {
         let parent = Self.parent(in: headers)
-        let (traceID, spanID) = parent.map { ($0.context.traceID, ids.spanID()) } ?? ids.traceAndSpanID()
+        let traceID: TraceID
+        let spanID: SpanID
+        if let parent {
+            (traceID, spanID) = (parent.context.traceID, ids.spanID())
+        } else {
+            (traceID, spanID) = ids.traceAndSpanID()
+        }
         let sampled = sampler.isSampled(traceID: traceID, parentSampled: parent?.context.sampled)
         let headers = TraceHeaders(
             traceID: Self.words(of: traceID), spanID: Self.word(of: spanID), sampled: sampled,
@@ -64,7 +70,7 @@ public struct RecordTracer: Sendable {
 
     /// A record's parent: its `traceparent`, with its `tracestate` when that is valid too (W3C Trace Context: an
     /// invalid `tracestate` is dropped, the `traceparent` kept); `nil` without a valid `traceparent`.
-    static func parent(in headers: [RecordHeader]) -> (context: TraceParent, state: String?)? {
+    static func parent(in headers: [RecordHeader]) -> RecordParent? {
         guard let value = TraceHeaders.bytes(of: TraceHeaders.traceparentName, in: headers),
             let context = TraceParent(value)
         else { return nil }
@@ -72,8 +78,8 @@ public struct RecordTracer: Sendable {
             // W3CTraceContext checks the list (its parser of `tracestate` alone is not public).
             (try? TraceContext(
                 traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)) != nil
-        else { return (context, nil) }
-        return (context, state)
+        else { return RecordParent(context: context, state: nil) }
+        return RecordParent(context: context, state: state)
     }
 
     /// A trace id as two big-endian words.
@@ -90,6 +96,13 @@ public struct RecordTracer: Sendable {
     static func word(of id: SpanID) -> UInt64 {
         withUnsafeBytes(of: id.bytes) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
+}
+
+/// A record's parent span: the fields of its `traceparent`, and its `tracestate` when valid. (A struct: an optional
+/// tuple was copied and destroyed through the runtime's generic tuple witnesses for every record.)
+struct RecordParent {
+    var context: TraceParent
+    var state: String?
 }
 
 /// What every record span of one topic and consumer group has in common, written once: its name

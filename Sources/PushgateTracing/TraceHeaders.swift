@@ -126,20 +126,42 @@ public struct TraceHeaders: Sendable, Hashable {
     /// it lies in the common cases: a record without trace headers (these are appended), and one whose trace
     /// headers are as many as these and side by side (they are overwritten).
     public func replace(in headers: inout [RecordHeader]) {
-        guard let first = headers.firstIndex(where: { Self.isTraceHeader($0.name) }) else {
+        let (first, count) = headers.withUnsafeBufferPointer { headers in
+            var first: Int?
+            var count = 0
+            for index in headers.indices where Self.isTraceHeader(headers[index].name) {
+                if first == nil { first = index }
+                count += 1
+            }
+            return (first, count)
+        }
+        guard let first else {
             append(to: &headers)
             return
         }
-        let count = tracestate == nil ? 1 : 2
-        let end = first + count
-        guard end <= headers.count, !headers[end...].contains(where: { Self.isTraceHeader($0.name) }),
+        let end = first + (tracestate == nil ? 1 : 2)
+        // The input's trace headers must be exactly the places these take.
+        guard end == first + count, end <= headers.count,
             headers[first..<end].allSatisfy({ Self.isTraceHeader($0.name) })
         else {
             headers = replacing(in: headers)
             return
         }
-        headers[first] = traceparentHeader
+        overwriteTraceparent(at: first, in: &headers)
         if let tracestate { headers[first + 1] = RecordHeader(name: Self.tracestateName, text: tracestate) }
+    }
+
+    /// Puts `traceparent` at `index`: into the bytes of the header there when they are another `traceparent`'s 55
+    /// bytes held by that header alone (a producer's that traces: no allocation), else as a new header.
+    private func overwriteTraceparent(at index: Int, in headers: inout [RecordHeader]) {
+        guard headers[index].value?.count == Self.traceparentLength else {
+            headers[index] = traceparentHeader
+            return
+        }
+        if headers[index].name != Self.traceparentName { headers[index].name = Self.traceparentName }
+        withTraceparentBytes { traceparent in
+            headers[index].value?.withUnsafeMutableBytes { $0.copyMemory(from: traceparent) }
+        }
     }
 
     /// Whether `name` is `traceparent` or `tracestate` (ASCII case-insensitively, as W3C names are).
@@ -152,8 +174,13 @@ public struct TraceHeaders: Sendable, Hashable {
 
     /// The bytes of the first header named `name` (ignoring ASCII case); `nil` when there is none or it is null.
     static func bytes(of name: String, in headers: [RecordHeader]) -> ArraySlice<UInt8>? {
-        for header in headers where equalsIgnoringASCIICase(header.name, name) { return header.value }
-        return nil
+        // Read in place: iterating the array would copy each header (retaining its name and value).
+        headers.withUnsafeBufferPointer { headers in
+            for index in headers.indices where equalsIgnoringASCIICase(headers[index].name, name) {
+                return headers[index].value
+            }
+            return nil
+        }
     }
 
     /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text; `nil`
@@ -164,9 +191,22 @@ public struct TraceHeaders: Sendable, Hashable {
     }
 
     private static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {
-        left.utf8.count == right.utf8.count
-            && zip(left.utf8, right.utf8).allSatisfy { a, b in
-                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-            }
+        guard left.utf8.count == right.utf8.count else { return false }
+        // The usual spelling first: equal strings of up to 15 bytes compare as two words.
+        if left == right { return true }
+        // The bytes in place (iterating two UTF8Views in step cost some hundred instructions a character).
+        let compared = left.utf8.withContiguousStorageIfAvailable { left in
+            right.utf8.withContiguousStorageIfAvailable { right in equalsIgnoringASCIICase(left, right) }
+        }
+        if case .some(.some(let equal)) = compared { return equal }
+        return equalsIgnoringASCIICase(Array(left.utf8), Array(right.utf8))
+    }
+
+    private static func equalsIgnoringASCIICase(
+        _ left: some RandomAccessCollection<UInt8>, _ right: some RandomAccessCollection<UInt8>
+    ) -> Bool {
+        zip(left, right).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }

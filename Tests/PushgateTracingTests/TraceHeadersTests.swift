@@ -25,6 +25,9 @@ import W3CTraceContext
         #expect(own.list.map(\.name) == ["traceparent", "tracestate"])
     }
 
+    /// A producer's `traceparent`: as long as pushgate's, overwritten in place.
+    static let producers = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
     @Test func replacingInPlaceGivesWhatANewListGives() {
         let unsampled = TraceHeaders(traceID: (1, 2), spanID: 3, sampled: false)
         let cases: [(TraceHeaders, [RecordHeader])] = [
@@ -41,11 +44,18 @@ import W3CTraceContext
                 ]
             ),
             (own, []),
+            (unsampled, [RecordHeader(name: "TraceParent", text: Self.producers), RecordHeader(name: "x", text: "1")]),
+            (
+                own,
+                [RecordHeader(name: "traceparent", text: Self.producers), RecordHeader(name: "tracestate", text: "b")]
+            ),
         ]
         for (trace, input) in cases {
+            let kept = input.map { RecordHeader(name: $0.name, value: $0.value.map { Array($0) }) }
             var headers = input
             trace.replace(in: &headers)
             #expect(headers == trace.replacing(in: input), "\(input.map(\.name))")
+            #expect(input == kept, "a list sharing the input's bytes is left as it was")
             #expect(headers.filter { $0.name == "traceparent" }.map(\.value) == [trace.traceparentBytes[...]])
         }
     }
@@ -102,6 +112,28 @@ import W3CTraceContext
         #expect(parsed.traceID == expected.traceID && parsed.spanID == expected.spanID && parsed.sampled)
         #expect(parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-02")?.sampled == false)
         #expect(parse("01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-extra") != nil, "a later version")
+    }
+
+    @Test func randomIdsAreReadAsW3CTraceContextReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let written = TraceContext(
+                traceID: .random(using: &generator), spanID: .random(using: &generator), flags: .sampled,
+                state: TraceState())
+            let parsed = try #require(parse(written.traceParentHeaderValue))
+            #expect(parsed.traceID == written.traceID && parsed.spanID == written.spanID)
+        }
+    }
+
+    @Test func everyCharacterThatIsNotLowercaseHexIsRefusedAtEveryPlaceOfTheIds() {
+        let valid = Array("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".utf8)
+        for place in Array(3..<35) + Array(36..<52) {
+            for character: UInt8 in [0x2f, 0x3a, 0x40, 0x41, 0x46, 0x47, 0x60, 0x67, 0x7f, 0x80, 0xb0, 0xff] {
+                var bytes = valid
+                bytes[place] = character
+                #expect(TraceParent(bytes[...]) == nil, "\(character) at \(place)")
+            }
+        }
     }
 
     @Test func invalidValuesAreRefused() {
