@@ -215,17 +215,23 @@ bench: build-release bench-build
 
 ## The pipeline's CPU per input with tracing on (SPEC 11) against tracing off, in the same runs: `pushgate run` exporting
 ## to a collector stand-in (otlp_receiver.py --discard: answers 200 at once) at 100 % sampling, then at 1 %.
-## Ends with two `tracing: ...` lines (worker-traced/worker).
+## Ends with two `tracing: ...` lines (worker-traced/worker). TRACED_INPUTS=yes: the inputs carry a `traceparent`
+## as from a producer that traces, sampled on all of them, then on 1 % (the traced worker follows it).
 OTLP_BENCH_PORT ?= 43180
+TRACED_INPUTS ?=
+TRACED_INPUTS_100 = $(if $(TRACED_INPUTS),--input-traceparent 1)
+TRACED_INPUTS_1 = $(if $(TRACED_INPUTS),--input-traceparent 0.01)
 bench-tracing: build-release bench-build
 	@$(PYTHON) Tests/Integration/otlp_receiver.py --port $(OTLP_BENCH_PORT) --discard >/dev/null & \
 	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; \
 	  endpoint=OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$(OTLP_BENCH_PORT); \
 	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
-	    --contender worker-traced --traced-env $$endpoint $(PIPELINE_FLAGS) | tee $(BENCH_OUT)-tracing-100.txt && \
+	    --contender worker-traced --traced-env $$endpoint $(TRACED_INPUTS_100) $(PIPELINE_FLAGS) \
+	    | tee $(BENCH_OUT)-tracing-100.txt && \
 	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
 	    --contender worker-traced --traced-env $$endpoint --traced-env OTEL_TRACES_SAMPLER=parentbased_traceidratio \
-	    --traced-env OTEL_TRACES_SAMPLER_ARG=0.01 $(PIPELINE_FLAGS) | tee $(BENCH_OUT)-tracing-1.txt && \
+	    --traced-env OTEL_TRACES_SAMPLER_ARG=0.01 $(TRACED_INPUTS_1) $(PIPELINE_FLAGS) \
+	    | tee $(BENCH_OUT)-tracing-1.txt && \
 	  grep -h '^tracing: ' $(BENCH_OUT)-tracing-100.txt $(BENCH_OUT)-tracing-1.txt
 
 ## Instructions per payload of translation and of the tokenizer pass, counted by valgrind's callgrind: exact and
@@ -244,9 +250,10 @@ bench-instructions-worker: build-release bench-build
 ## What tracing adds to the worker's pipeline thread, in instructions per input counted as above: tracing off,
 ## on with no input sampled (OTEL_TRACES_SAMPLER=always_off: ids and headers only) and on with every input
 ## sampled, exporting to the collector stand-in of bench-tracing. About three minutes after the builds.
+## TRACED_INPUTS=yes: the inputs carry a `traceparent` (the samplers here do not follow it).
 bench-instructions-tracing: build-release bench-build
 	@$(PYTHON) Tests/Integration/otlp_receiver.py --port $(OTLP_BENCH_PORT) --discard >/dev/null & \
-	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; \
+	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; export WORKER_BENCH_FLAGS="$(TRACED_INPUTS_100)"; \
 	  count="$(BENCH)/scripts/worker-instructions.sh .build/release/pushgate $(BENCH_BIN)/pipeline-benchmark \
 	    $${RECORDS:-20000}"; endpoint=OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$(OTLP_BENCH_PORT); \
 	  printf 'tracing off: ' && $$count && \

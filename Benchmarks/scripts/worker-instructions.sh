@@ -44,8 +44,10 @@ fi
 exec "$work/pushgate" "\$@"
 WRAPPER
 chmod +x "$work/pushgate-under-callgrind"
+# WORKER_BENCH_FLAGS: more options of the pipeline benchmark (e.g. --input-traceparent 1).
+# shellcheck disable=SC2086
 "$bench" --pushgate "$work/pushgate-under-callgrind" --records "$records" --runs 1 "${contender[@]}" \
-  --timeout 900 >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
+  --timeout 900 ${WORKER_BENCH_FLAGS:-} >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; exit 1; }
 if [ -n "${CALLGRIND_OUT:-}" ]; then cp "$work/callgrind.out" "$CALLGRIND_OUT"; fi
 instructions=$(awk '/^summary:/ { print $2 }' "$work/callgrind.out" 2>/dev/null || true)
 atomics=$(awk '/^summary:/ { print $3 }' "$work/callgrind.out" 2>/dev/null || true)

@@ -20,6 +20,23 @@ public enum BenchInput {
             timestampMs: 1_700_000_000_000)
     }
 
+    /// The `traceparent` a producer that traces would write on input `index`: ids derived from the index (the same
+    /// in every run), flags `01` on a `sampledShare` of the inputs, spread evenly (1: all, 0.01: one in a hundred).
+    public static func traceparent(_ index: Int, sampledShare: Double) -> String {
+        let word = { (seed: UInt64) -> String in
+            // splitmix64: distinct, well-mixed ids, never all zeros for these seeds.
+            var z = seed &+ 0x9e37_79b9_7f4a_7c15
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            let hex = String(z ^ (z >> 31) | 1, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
+        let seed = UInt64(index) &* 3
+        let every = sampledShare > 0 ? max(1, Int((1 / sampledShare).rounded())) : Int.max
+        let sampled = sampledShare > 0 && index % every == 0
+        return "00-\(word(seed))\(word(seed + 1))-\(word(seed + 2))-\(sampled ? "01" : "00")"
+    }
+
     /// `count` records of payloads of `kinds`, in their shares (the whole mix by default).
     public static func records(count: Int, kinds: [PayloadMix.Kind] = PayloadMix.Kind.allCases) -> [InputRecord] {
         let schedule = PayloadMix.schedule(of: kinds)

@@ -16,9 +16,10 @@ struct PipelineBenchmark: AsyncParsableCommand {
         abstract: "CPU per input record of pushgate's worker against librdkafka-c writing the same records.",
         discussion: """
             Starts `pushgate broker` as a subprocess (or uses --bootstrap-servers), writes the payload mix (keys \
-            user-N, one header) once into its input topic, reads it back and translates each input once, as the \
-            worker will, into a file of the worker's records. Then, in each run, each contender reads the input \
-            from the beginning with a fresh consumer group, in a process of its own:
+            user-N, one header; a `traceparent` too with --input-traceparent) once into its input topic, reads it \
+            back and translates each input once, as the worker will, into a file of the worker's records. Then, \
+            in each run, each contender reads the input from the beginning with a fresh consumer group, in a \
+            process of its own:
               worker        `pushgate run` (translation, at-least-once commits, in-flight bound, per-key order)
               librdkafka-c  C on librdkafka: the worker's records from the file, same topics, keys, headers and \
             values, the worker's producer settings, each input's headers read through librdkafka (the worker \
@@ -88,6 +89,12 @@ struct PipelineBenchmark: AsyncParsableCommand {
         return environment
     }
 
+    @Option(
+        help: ArgumentHelp(
+            "Each input also carries a `traceparent`, as from a producer that traces, sampled on this share of them (1: all, 0.01: one in a hundred); by default inputs carry none.",
+            valueName: "SHARE"))
+    var inputTraceparent: Double?
+
     @Option(help: "Most input records in flight of both contenders (`pushgate run --max-in-flight`).")
     var maxInFlight = 4000
 
@@ -119,6 +126,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
         guard records >= 1 else { throw ValidationError("--records must be at least 1") }
         guard (1...10_000).contains(partitions) else { throw ValidationError("--partitions must be 1...10000") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        if let inputTraceparent, !(0...1).contains(inputTraceparent) {
+            throw ValidationError("--input-traceparent must be 0...1")
+        }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight must be at least 1") }
         guard pollMs >= 1, timeout >= 1 else { throw ValidationError("--poll-ms and --timeout must be positive") }
         if chosenContenders.contains(.tracedWorker), try tracedEnvironment().isEmpty {
@@ -199,7 +209,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let translator = TranslatorConfiguration()
         let input = try await PipelineInput.write(
             count: records, topic: Self.inputTopic, translator: translator, bootstrapServers: servers,
-            properties: properties, recordsPath: recordsPath, logger: logger)
+            properties: properties, recordsPath: recordsPath, traceparentShare: inputTraceparent, logger: logger)
         let inputEnds = try await observer.watermarks(topic: Self.inputTopic).mapValues(\.high)
         let written = inputEnds.values.reduce(0, +)
         guard written == Int64(records) else {
@@ -221,6 +231,9 @@ struct PipelineBenchmark: AsyncParsableCommand {
             recordsPath: recordsPath, maxInFlight: maxInFlight, properties: properties, translator: translator,
             isMock: isMock, tracedEnvironment: try tracedEnvironment())
         let perPartition = Double(input.bytes) / Double(max(input.partitions, 1)) / 1_048_576
+        if let inputTraceparent {
+            print("inputs carry a traceparent, sampled on \(inputTraceparent) of them (--input-traceparent)")
+        }
         print(
             """
             pipeline-benchmark: \(records) input records (\(input.bytes / records) bytes on average, \

@@ -20,12 +20,12 @@ struct PipelineInput {
     /// The worker's records for them, which librdkafka-c writes too.
     let expectedOutputs: Int
 
-    /// Writes `count` records of the mix to `topic` (keys `user-N`, one `trace-id` header), generated one
-    /// at a time, and waits until every one is acknowledged; then reads them back and writes the worker's
-    /// records for each to `recordsPath`.
+    /// Writes `count` records of the mix to `topic` (keys `user-N`, one `trace-id` header, and a `traceparent`
+    /// sampled on `traceparentShare` of them when that is given), generated one at a time, and waits until every
+    /// one is acknowledged; then reads them back and writes the worker's records for each to `recordsPath`.
     static func write(
         count: Int, topic: String, translator configuration: TranslatorConfiguration, bootstrapServers: String,
-        properties: [String: String], recordsPath: String, logger: Logger
+        properties: [String: String], recordsPath: String, traceparentShare: Double?, logger: Logger
     ) async throws -> PipelineInput {
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
@@ -37,7 +37,12 @@ struct PipelineInput {
         var bytes = 0
         do {
             for index in 0..<count {
-                let input = BenchInput.record(index, topic: topic)
+                var input = BenchInput.record(index, topic: topic)
+                if let traceparentShare {
+                    input.headers.append(
+                        RecordHeader(
+                            name: "traceparent", text: BenchInput.traceparent(index, sampledShare: traceparentShare)))
+                }
                 bytes += input.value.count
                 let record = KafkaProducerMessage(
                     topic: topic, key: input.key, value: input.value,
