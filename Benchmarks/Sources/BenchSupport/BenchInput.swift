@@ -21,7 +21,8 @@ public enum BenchInput {
     }
 
     /// The `traceparent` a producer that traces would write on input `index`: ids derived from the index (the same
-    /// in every run), flags `01` on a `sampledShare` of the inputs, spread evenly (1: all, 0.01: one in a hundred).
+    /// in every run), flags `01` on a `sampledShare` of the inputs, spread evenly (1: all, 0.01: one in a hundred,
+    /// 0: none).
     public static func traceparent(_ index: Int, sampledShare: Double) -> String {
         let word = { (seed: UInt64) -> String in
             // splitmix64: distinct, well-mixed ids, never all zeros for these seeds.
@@ -32,8 +33,9 @@ public enum BenchInput {
             return String(repeating: "0", count: 16 - hex.count) + hex
         }
         let seed = UInt64(index) &* 3
-        let every = sampledShare > 0 ? max(1, Int((1 / sampledShare).rounded())) : Int.max
-        let sampled = sampledShare > 0 && index % every == 0
+        // Sampled where the running count of sampled inputs, index × share rounded down, steps up: the share of
+        // any run of indices, to within one.
+        let sampled = Int(Double(index + 1) * sampledShare) > Int(Double(index) * sampledShare)
         return "00-\(word(seed))\(word(seed + 1))-\(word(seed + 2))-\(sampled ? "01" : "00")"
     }
 
