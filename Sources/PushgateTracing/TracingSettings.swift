@@ -26,11 +26,15 @@ public struct TracingSettings: Sendable, Equatable {
     /// The OTLP protocols this build exports with (OTLP/gRPC and OTLP/HTTP with JSON are not built in).
     public static let protocols: Set<String> = ["http/protobuf"]
 
+    /// The propagators `OTEL_PROPAGATORS` may name: W3C `tracecontext`, which pushgate reads and writes itself
+    /// (SPEC section 11), and `baggage`, whose header every record written forwards unchanged.
+    public static let propagators: Set<String> = ["tracecontext", "baggage"]
+
     /// The settings of `environment` (a process's variables), for a command whose default service name is
     /// `defaultServiceName`. Tracing is off without an endpoint, with `OTEL_SDK_DISABLED=true` or with
     /// `OTEL_TRACES_EXPORTER=none`.
-    /// - Throws: ``TracingSettingError`` for a sampler, sampler argument, exporter, protocol or exporter setting
-    ///   pushgate cannot use.
+    /// - Throws: ``TracingSettingError`` for a sampler, sampler argument, exporter, protocol, propagator list or
+    ///   exporter setting pushgate cannot use.
     public static func resolve(
         _ environment: [String: String], defaultServiceName: String
     ) throws(TracingSettingError) -> TracingSettings {
@@ -66,11 +70,24 @@ public struct TracingSettings: Sendable, Equatable {
                 throw TracingSettingError(
                     "OTEL_EXPORTER_OTLP_PROTOCOL=\(exportProtocol) is not supported: use http/protobuf")
             }
+            try checkPropagators(value("OTEL_PROPAGATORS"))
             export = try OTLPExportSettings.resolve(value, endpoint: endpoint, isTracesEndpoint: tracesEndpoint != nil)
         }
         return TracingSettings(
             endpoint: endpoint, serviceName: value("OTEL_SERVICE_NAME") ?? defaultServiceName, sampler: sampler,
             samplerArgument: samplerArgument, exportProtocol: exportProtocol, export: export)
+    }
+
+    /// Refuses an `OTEL_PROPAGATORS` list that leaves out `tracecontext` or names a propagator pushgate does not
+    /// speak (`b3`, `jaeger`, `none` ...): records would carry W3C headers where the list asks for others.
+    private static func checkPropagators(_ list: String?) throws(TracingSettingError) {
+        guard let list else { return }
+        let names = list.split(separator: ",").map { String($0).trimmingASCIISpaces().lowercased() }
+        guard names.contains("tracecontext"), names.allSatisfy(propagators.contains) else {
+            throw TracingSettingError(
+                "OTEL_PROPAGATORS=\(list): pushgate propagates W3C tracecontext (and forwards baggage) only; "
+                    + "set it to tracecontext or tracecontext,baggage, or leave it unset")
+        }
     }
 
     /// A one-line description for the start-up log: the endpoint, sampler and service name, or `off`.

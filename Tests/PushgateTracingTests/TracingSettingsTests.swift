@@ -42,6 +42,15 @@ import Testing
         #expect(settings.summary.contains("parentbased_traceidratio(0.01)"))
     }
 
+    @Test func propagatorsWithTracecontextAreAcceptedAndIgnoredWhenOff() throws {
+        let endpoint = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]
+        for propagators in ["tracecontext", " TraceContext , baggage ", "baggage,tracecontext"] {
+            #expect(try resolve(endpoint.merging(["OTEL_PROPAGATORS": propagators]) { $1 }).isEnabled)
+        }
+        // Without an endpoint nothing is propagated but the forwarded headers: the list is not read.
+        #expect(!(try resolve(["OTEL_PROPAGATORS": "b3"])).isEnabled)
+    }
+
     @Test func disabledOrExporterNoneTurnsTracingOff() throws {
         let endpoint = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]
         #expect(!(try resolve(endpoint.merging(["OTEL_SDK_DISABLED": "true"]) { $1 })).isEnabled)
@@ -62,6 +71,11 @@ import Testing
         }
         #expect(throws: TracingSettingError.self) {
             try resolve(endpoint.merging(["OTEL_TRACES_EXPORTER": "zipkin"]) { $1 })
+        }
+        for propagators in ["b3", "tracecontext,b3multi", "baggage", "none", "xray , tracecontext"] {
+            #expect(throws: TracingSettingError.self, "\(propagators)") {
+                try resolve(endpoint.merging(["OTEL_PROPAGATORS": propagators]) { $1 })
+            }
         }
         do {
             _ = try resolve(endpoint.merging(["OTEL_TRACES_SAMPLER": "sometimes"]) { $1 })
