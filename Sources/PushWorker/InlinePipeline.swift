@@ -82,9 +82,11 @@ final class InlinePipeline: Sendable {
         }
         // Tracing on: the same steps inside the input's trace, current (for the log lines' `trace_id` and
         // `span_id`) until its records are handed over. The input is moved into the hand-over, not copied (its
-        // list has room for pushgate's `traceparent` when it has none).
-        var input = InputRecord(record, reservingHeaders: 1)
-        let trace = tracing.begin(&input)
+        // list has room for pushgate's `traceparent` when it has none; where its trace headers are is noted as
+        // the list is made).
+        var places = TraceHeaderPlaces()
+        var input = InputRecord(record, reservingHeaders: 1, notingTraceHeaders: &places)
+        let trace = tracing.begin(&input, places: places)
         var handedOver: InputRecord? = consume input
         RecordTrace.withCurrentOnThread(trace) {
             guard let input = handedOver.take() else { return }

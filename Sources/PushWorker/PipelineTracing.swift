@@ -17,12 +17,14 @@ final class PipelineTracing: Sendable {
 
     /// Starts the trace of `input` and puts its trace headers in place of the input's own, so that the
     /// translator forwards them, at the forwarded headers' place, on every output and dead letter. The input's
-    /// list is changed where it lies (``InputRecord/init(_:reservingHeaders:)`` leaves room for one more).
-    func begin(_ input: inout InputRecord) -> RecordTrace {
+    /// list is changed where it lies (``InputRecord/init(_:reservingHeaders:notingTraceHeaders:)`` leaves room for
+    /// one more).
+    /// `places`: where the input's trace headers are, noted while its header list was made.
+    func begin(_ input: inout InputRecord, places: TraceHeaderPlaces) -> RecordTrace {
         let trace = tracer.startRecord(
             topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
-            headers: input.headers)
-        trace.headers.replace(in: &input.headers)
+            headers: input.headers, places: places)
+        trace.headers.replace(in: &input.headers, places: places)
         return trace
     }
 

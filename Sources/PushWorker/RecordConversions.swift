@@ -1,5 +1,6 @@
 import PushModel
 import PushgateKafka
+import PushgateTracing
 
 extension InputRecord {
     /// The translator's view of a consumed record (borrowed: only the fields it keeps are retained).
@@ -12,11 +13,27 @@ extension InputRecord {
 }
 
 extension InputRecord {
-    /// The translator's copy of a record read in place, its header list with room for `extra` more.
-    init(_ record: KafkaRecordView, reservingHeaders extra: Int = 0) {
+    /// The translator's copy of a record read in place.
+    init(_ record: KafkaRecordView) {
+        var headers: [RecordHeader] = []
+        headers.reserveCapacity(record.headerCount)
+        record.forEachHeader { headers.append(RecordHeader(name: $0, value: $1.map { Array($0) })) }
+        self.init(record, headers: headers)
+    }
+
+    /// The translator's copy of a record read in place, its header list with room for `extra` more; where its
+    /// trace headers are is noted in `places` as the list is made.
+    init(_ record: KafkaRecordView, reservingHeaders extra: Int, notingTraceHeaders places: inout TraceHeaderPlaces) {
         var headers: [RecordHeader] = []
         headers.reserveCapacity(record.headerCount + extra)
-        record.forEachHeader { headers.append(RecordHeader(name: $0, value: $1.map { Array($0) })) }
+        record.forEachHeader {
+            places.note($0, at: headers.count)
+            headers.append(RecordHeader(name: $0, value: $1.map { Array($0) }))
+        }
+        self.init(record, headers: headers)
+    }
+
+    private init(_ record: KafkaRecordView, headers: [RecordHeader]) {
         self.init(
             topic: record.topic, partition: record.partition, offset: record.offset,
             key: record.withKey { $0.map { Array($0) } }, value: record.withValue { Array($0) },

@@ -25,24 +25,40 @@ public struct RecordTracer: Sendable {
     public func startRecord(
         topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader]
     ) -> RecordTrace {
-        let parent = Self.parent(in: headers)
-        let traceID: TraceID
-        let spanID: SpanID
+        startRecord(
+            topic: topic, partition: partition, offset: offset, group: group, key: key, headers: headers,
+            places: TraceHeaderPlaces(of: headers))
+    }
+
+    /// ``startRecord(topic:partition:offset:group:key:headers:)`` for a record whose trace headers are at
+    /// `places` of `headers` (noted while the list was made).
+    public func startRecord(
+        topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader],
+        places: TraceHeaderPlaces
+    ) -> RecordTrace {
+        let parent = Self.parent(in: headers, at: places)
+        let spanWord: UInt64
+        let headers: TraceHeaders
+        let sampled: Bool
+        // A new trace's id; a child's is its parent's, read from the parent's text only when sampled.
+        var newTrace: (high: UInt64, low: UInt64)?
         if let parent {
-            (traceID, spanID) = (parent.context.traceID, ids.spanID())
+            spanWord = ids.spanWord()
+            sampled = sampler.isSampled(parent: parent.context)
+            headers = TraceHeaders(parent: parent.context, spanID: spanWord, sampled: sampled, tracestate: parent.state)
         } else {
-            (traceID, spanID) = ids.traceAndSpanID()
+            let words = ids.traceAndSpanWords()
+            (newTrace, spanWord) = (words.trace, words.span)
+            sampled = sampler.isSampled(traceLow: words.trace.low, parentSampled: nil)
+            headers = TraceHeaders(traceID: words.trace, spanID: spanWord, sampled: sampled)
         }
-        let sampled = sampler.isSampled(traceID: traceID, parentSampled: parent?.context.sampled)
-        let headers = TraceHeaders(
-            traceID: Self.words(of: traceID), spanID: Self.word(of: spanID), sampled: sampled,
-            tracestate: parent?.state)
         guard sampled else { return RecordTrace(span: nil, headers: headers) }
         let template = templates.template(topic: topic, group: group)
         let span = TraceSpan(
-            traceID: traceID, spanID: spanID, parent: parent?.context.spanID, parentIsRemote: true,
-            traceState: parent?.state, name: template.name, kind: .consumer, attributes: template.attributes,
-            queue: queue)
+            traceID: TraceIDGenerator.traceID(newTrace ?? parent?.context.traceWords ?? (0, 0)),
+            spanID: TraceIDGenerator.spanID(spanWord),
+            parent: parent?.context.spanID, parentIsRemote: true, traceState: parent?.state, name: template.name,
+            kind: .consumer, attributes: template.attributes, queue: queue)
         span.updateAttributes { attributes in
             attributes.set(OTelAttribute.messaging.destination.partition.id, .decimal(Int64(partition)))
             attributes.set(OTelAttribute.messaging.kafka.offset, .int(offset))
@@ -71,10 +87,19 @@ public struct RecordTracer: Sendable {
     /// A record's parent: its `traceparent`, with its `tracestate` when that is valid too (W3C Trace Context: an
     /// invalid `tracestate` is dropped, the `traceparent` kept); `nil` without a valid `traceparent`.
     static func parent(in headers: [RecordHeader]) -> RecordParent? {
-        guard let value = TraceHeaders.bytes(of: TraceHeaders.traceparentName, in: headers),
-            let context = TraceParent(value)
-        else { return nil }
-        guard let state = TraceHeaders.value(of: TraceHeaders.tracestateName, in: headers), !state.isEmpty,
+        parent(in: headers, at: TraceHeaderPlaces(of: headers))
+    }
+
+    /// ``parent(in:)`` of a list whose trace headers are at `places`.
+    static func parent(in headers: [RecordHeader], at places: TraceHeaderPlaces) -> RecordParent? {
+        guard let index = places.traceparent else { return nil }
+        let context: TraceParent? = headers.withUnsafeBufferPointer { headers in
+            headers[index].value?.withUnsafeBytes { TraceParent(bytes: $0) }
+        }
+        guard let context else { return nil }
+        guard let stateIndex = places.tracestate,
+            let state = headers[stateIndex].value.flatMap({ String(validating: $0, as: UTF8.self) }), !state.isEmpty,
+            let value = headers[index].value,
             // W3CTraceContext checks the list (its parser of `tracestate` alone is not public).
             (try? TraceContext(
                 traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)) != nil

@@ -22,23 +22,38 @@ public struct TraceHeaders: Sendable, Hashable {
         self.tracestate = tracestate
         withUnsafeMutableBytes(of: &text) { text in
             // `00-` TRACEID `-` SPANID `-` FLAGS: the digits written eight at a time (``hexDigits(_:)``).
-            func digits(of word: UInt64, at offset: Int) {
-                text.storeBytes(
-                    of: Self.hexDigits(UInt32(truncatingIfNeeded: word >> 32)), toByteOffset: offset, as: UInt64.self)
-                text.storeBytes(
-                    of: Self.hexDigits(UInt32(truncatingIfNeeded: word)), toByteOffset: offset + 8, as: UInt64.self)
-            }
+            Self.storeDigits(of: traceID.high, in: text, at: 3)
+            Self.storeDigits(of: traceID.low, in: text, at: 19)
+            Self.storeDigits(of: spanID, in: text, at: 36)
             text[0] = UInt8(ascii: "0")
             text[1] = UInt8(ascii: "0")
             text[2] = UInt8(ascii: "-")
-            digits(of: traceID.high, at: 3)
-            digits(of: traceID.low, at: 19)
-            digits(of: spanID, at: 36)
             text[35] = UInt8(ascii: "-")
             text[52] = UInt8(ascii: "-")
             text[53] = UInt8(ascii: "0")
             text[54] = sampled ? UInt8(ascii: "1") : UInt8(ascii: "0")
         }
+    }
+
+    /// The headers of the span `spanID` (a big-endian word) in the trace of `parent`, whose flags say whether it is
+    /// `sampled`: the parent's checked text, its trace id kept as it is written there.
+    init(parent: TraceParent, spanID: UInt64, sampled: Bool, tracestate: String?) {
+        self.tracestate = tracestate
+        text = parent.text
+        withUnsafeMutableBytes(of: &text) { text in
+            Self.storeDigits(of: spanID, in: text, at: 36)
+            text[0] = UInt8(ascii: "0")
+            text[1] = UInt8(ascii: "0")
+            text[53] = UInt8(ascii: "0")
+            text[54] = sampled ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        }
+    }
+
+    /// Writes the 16 hex digits of `word` at `offset` of `text`.
+    @inline(__always)
+    private static func storeDigits(of word: UInt64, in text: UnsafeMutableRawBufferPointer, at offset: Int) {
+        text.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: word >> 32)), toByteOffset: offset, as: UInt64.self)
+        text.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: word)), toByteOffset: offset + 8, as: UInt64.self)
     }
 
     /// The eight lowercase hex digits of `value`, most significant first, as the bytes of a word in memory order:
@@ -126,24 +141,17 @@ public struct TraceHeaders: Sendable, Hashable {
     /// it lies in the common cases: a record without trace headers (these are appended), and one whose trace
     /// headers are as many as these and side by side (they are overwritten).
     public func replace(in headers: inout [RecordHeader]) {
-        let (first, count) = headers.withUnsafeBufferPointer { headers in
-            var first: Int?
-            var count = 0
-            for index in headers.indices where Self.isTraceHeader(headers[index].name) {
-                if first == nil { first = index }
-                count += 1
-            }
-            return (first, count)
-        }
-        guard let first else {
+        replace(in: &headers, places: TraceHeaderPlaces(of: headers))
+    }
+
+    /// ``replace(in:)`` for a list whose trace headers are at `places` (noted while the list was made).
+    public func replace(in headers: inout [RecordHeader], places: TraceHeaderPlaces) {
+        guard let first = places.first else {
             append(to: &headers)
             return
         }
-        let end = first + (tracestate == nil ? 1 : 2)
         // The input's trace headers must be exactly the places these take.
-        guard end == first + count, end <= headers.count,
-            headers[first..<end].allSatisfy({ Self.isTraceHeader($0.name) })
-        else {
+        guard places.count == (tracestate == nil ? 1 : 2), places.areSideBySide, places.last < headers.count else {
             headers = replacing(in: headers)
             return
         }
@@ -190,7 +198,7 @@ public struct TraceHeaders: Sendable, Hashable {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    private static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {
+    static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {
         guard left.utf8.count == right.utf8.count else { return false }
         // The usual spelling first: equal strings of up to 15 bytes compare as two words.
         if left == right { return true }

@@ -12,14 +12,22 @@ final class TraceIDGenerator: Sendable {
         state = Mutex(Xoshiro256StarStar(seed: system))
     }
 
-    /// A new trace id and a new span id in it (neither all zeros), drawn at once.
-    func traceAndSpanID() -> (TraceID, SpanID) {
+    /// A new trace id and a new span id in it (neither all zeros), drawn at once, as big-endian words.
+    func traceAndSpanWords() -> (trace: (high: UInt64, low: UInt64), span: UInt64) {
         var words = (UInt64(0), UInt64(0), UInt64(0))
         while words.0 | words.1 == 0 || words.2 == 0 { words = state.withLock { ($0.next(), $0.next(), $0.next()) } }
-        return (Self.traceID((words.0, words.1)), Self.spanID(words.2))
+        return ((words.0, words.1), words.2)
     }
 
-    private static func traceID(_ words: (UInt64, UInt64)) -> TraceID {
+    /// A new span id (never all zero) as a big-endian word.
+    func spanWord() -> UInt64 {
+        var word = UInt64(0)
+        while word == 0 { word = state.withLock { $0.next() } }
+        return word
+    }
+
+    /// The trace id whose big-endian words are `words`.
+    static func traceID(_ words: (UInt64, UInt64)) -> TraceID {
         var bytes: TraceID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { buffer in
             buffer.storeBytes(of: words.0.bigEndian, toByteOffset: 0, as: UInt64.self)
@@ -29,13 +37,10 @@ final class TraceIDGenerator: Sendable {
     }
 
     /// A new span id (never all zeros).
-    func spanID() -> SpanID {
-        var word = UInt64(0)
-        while word == 0 { word = state.withLock { $0.next() } }
-        return Self.spanID(word)
-    }
+    func spanID() -> SpanID { Self.spanID(spanWord()) }
 
-    private static func spanID(_ word: UInt64) -> SpanID {
+    /// The span id whose big-endian word is `word`.
+    static func spanID(_ word: UInt64) -> SpanID {
         var bytes: SpanID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: word.bigEndian, as: UInt64.self) }
         return SpanID(bytes: bytes)

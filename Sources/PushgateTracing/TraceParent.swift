@@ -4,55 +4,82 @@ import W3CTraceContext
 /// `VERSION-TRACEID-PARENTID-FLAGS` in lowercase hex, ids not all zero, version `ff` invalid; a version above `00`
 /// may carry more after a further `-`.
 struct TraceParent: Equatable {
-    var traceID: TraceID
-    var spanID: SpanID
-    var sampled: Bool
+    /// The header's first 55 bytes (`VERSION-TRACEID-PARENTID-FLAGS`), checked; the ids are read from them only
+    /// when asked for: a record's own `traceparent` is written from this text (``TraceHeaders``).
+    private(set) var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+    /// Whether the parent was sampled (flags bit 0).
+    let sampled: Bool
 
     /// The fields of `value`; `nil` when it is not a valid `traceparent`.
     init?(_ value: ArraySlice<UInt8>) {
-        let parsed: TraceParent?? = value.withUnsafeBufferPointer { bytes in
-            guard bytes.count >= 55, bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"),
-                bytes[52] == UInt8(ascii: "-"),
-                let version = Self.byte(bytes, at: 0), version != 0xff,
-                version != 0 ? bytes.count == 55 || bytes[55] == UInt8(ascii: "-") : bytes.count == 55,
-                let flags = Self.byte(bytes, at: 53)
-            else { return nil }
-            var traceID: TraceID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var spanID: SpanID.Bytes = (0, 0, 0, 0, 0, 0, 0, 0)
-            let idsRead = withUnsafeMutableBytes(of: &traceID) { trace in
-                withUnsafeMutableBytes(of: &spanID) { span in
-                    Self.read(bytes, from: 3, into: trace) && Self.read(bytes, from: 36, into: span)
-                }
-            }
-            guard idsRead else { return nil }
-            return TraceParent(traceID: TraceID(bytes: traceID), spanID: SpanID(bytes: spanID), sampled: flags & 1 == 1)
-        }
-        guard let parsed = parsed ?? nil else { return nil }
+        guard let parsed = value.withUnsafeBytes({ TraceParent(bytes: $0) }) else { return nil }
         self = parsed
     }
 
-    private init(traceID: TraceID, spanID: SpanID, sampled: Bool) {
-        self.traceID = traceID
-        self.spanID = spanID
-        self.sampled = sampled
+    /// The `traceparent` whose bytes are `bytes`; `nil` when it is not valid. Checked in one pass without a loop:
+    /// the ids eight digits at a time (``isHex8(_:)``), version and flags two at a time.
+    init?(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 55, let base = bytes.baseAddress,
+            base.load(fromByteOffset: 2, as: UInt8.self) == UInt8(ascii: "-"),
+            base.load(fromByteOffset: 35, as: UInt8.self) == UInt8(ascii: "-"),
+            base.load(fromByteOffset: 52, as: UInt8.self) == UInt8(ascii: "-"),
+            let version = Self.byte(base, at: 0), version != 0xff,
+            version != 0
+                ? bytes.count == 55 || base.load(fromByteOffset: 55, as: UInt8.self) == UInt8(ascii: "-")
+                : bytes.count == 55,
+            let flags = Self.byte(base, at: 53)
+        else { return nil }
+        func word(_ offset: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        let (trace0, trace1, trace2, trace3) = (word(3), word(11), word(19), word(27))
+        let (span0, span1) = (word(36), word(44))
+        // Lowercase hex, and not all zeros (`0` is 0x30 in every byte of a word of zeros).
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        guard Self.isHex8(trace0), Self.isHex8(trace1), Self.isHex8(trace2), Self.isHex8(trace3),
+            Self.isHex8(span0), Self.isHex8(span1),
+            (trace0 ^ zeros) | (trace1 ^ zeros) | (trace2 ^ zeros) | (trace3 ^ zeros) != 0,
+            (span0 ^ zeros) | (span1 ^ zeros) != 0
+        else { return nil }
+        sampled = flags & 1 == 1
+        withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base, count: 55)) }
     }
 
-    /// Reads `into.count` bytes of hex from `offset`; `false` when a digit is not lowercase hex or all are zero.
-    private static func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, into id: UnsafeMutableRawBufferPointer
-    ) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var any: UInt64 = 0
-        for word in 0..<id.count / 8 {
-            let digits = UnsafeRawPointer(base + offset + 16 * word)
-            guard let high = hex8(digits.loadUnaligned(as: UInt64.self)),
-                let low = hex8(digits.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            else { return false }
-            let value = UInt64(high) << 32 | UInt64(low)
-            id.storeBytes(of: value.bigEndian, toByteOffset: 8 * word, as: UInt64.self)
-            any |= value
+    /// The trace id as two big-endian words (its first 8 bytes, then its last 8).
+    var traceWords: (high: UInt64, low: UInt64) { (word(at: 3), word(at: 19)) }
+    /// The parent span's id as a big-endian word.
+    var spanWord: UInt64 { word(at: 36) }
+
+    /// The trace id.
+    var traceID: TraceID { TraceIDGenerator.traceID(traceWords) }
+    /// The parent span's id.
+    var spanID: SpanID { TraceIDGenerator.spanID(spanWord) }
+
+    /// The 64-bit value of the 16 digits at `offset` of the text (checked when it was read).
+    private func word(at offset: Int) -> UInt64 {
+        withUnsafeBytes(of: text) { text in
+            let high = Self.hex8(text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ?? 0
+            let low = Self.hex8(text.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) ?? 0
+            return UInt64(high) << 32 | UInt64(low)
         }
-        return any != 0
+    }
+
+    /// Calls `body` with the text's 55 bytes.
+    func withTextBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: text) { body(UnsafeRawBufferPointer(rebasing: $0[..<55])) }
+    }
+
+    static func == (left: TraceParent, right: TraceParent) -> Bool {
+        left.traceWords == right.traceWords && left.spanWord == right.spanWord && left.sampled == right.sampled
+    }
+
+    /// Whether the eight bytes of `loaded` are all lowercase hex digits: each byte's range is read from the high
+    /// bit of a sum (no byte carries into the next once all are below 0x80).
+    @inline(__always)
+    static func isHex8(_ loaded: UInt64) -> Bool {
+        let chunk = UInt64(littleEndian: loaded)
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let digits = (chunk &+ 0x5050_5050_5050_5050) & ~(chunk &+ 0x4646_4646_4646_4646) & high  // 0-9
+        let letters = (chunk &+ 0x1f1f_1f1f_1f1f_1f1f) & ~(chunk &+ 0x1919_1919_1919_1919) & high  // a-f
+        return chunk & high == 0 && digits | letters == high
     }
 
     /// The value of eight lowercase hex digits, the first in memory the most significant, as loaded in one word;
@@ -76,16 +103,21 @@ struct TraceParent: Equatable {
     }
 
     /// The byte of the two lowercase hex digits at `offset`.
-    private static func byte(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt8? {
-        guard let high = digit(bytes[offset]), let low = digit(bytes[offset + 1]) else { return nil }
+    @inline(__always)
+    private static func byte(_ base: UnsafeRawPointer, at offset: Int) -> UInt8? {
+        guard let high = digit(base.load(fromByteOffset: offset, as: UInt8.self)),
+            let low = digit(base.load(fromByteOffset: offset + 1, as: UInt8.self))
+        else { return nil }
         return high << 4 | low
     }
 
+    /// The value of one lowercase hex digit (compared without ranges: a `...` pattern made a range per call).
+    @inline(__always)
     private static func digit(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        let decimal = character &- UInt8(ascii: "0")
+        if decimal < 10 { return decimal }
+        let letter = character &- UInt8(ascii: "a")
+        if letter < 6 { return letter + 10 }
+        return nil
     }
 }

@@ -37,15 +37,28 @@ public struct TraceSampler: Sendable, Equatable {
     /// Whether the span of a record in trace `traceID` is sampled; `parentSampled` is the `sampled` flag of the
     /// record's `traceparent`, `nil` when it has none.
     public func isSampled(traceID: TraceID, parentSampled: Bool?) -> Bool {
+        let low = withUnsafeBytes(of: traceID.bytes) {
+            UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
+        return isSampled(traceLow: low, parentSampled: parentSampled)
+    }
+
+    /// Whether the span of a record whose parent is `parent` is sampled (its trace id read only when the decision
+    /// takes it).
+    func isSampled(parent: TraceParent) -> Bool {
+        if followsParent { return parent.sampled }
+        guard case .ratio = root else { return root == .always }
+        return isSampled(traceLow: parent.traceWords.low, parentSampled: nil)
+    }
+
+    /// Whether the span of a record in the trace whose last 8 bytes, read big-endian, are `traceLow` is sampled;
+    /// `parentSampled` as in ``isSampled(traceID:parentSampled:)``.
+    func isSampled(traceLow: UInt64, parentSampled: Bool?) -> Bool {
         if followsParent, let parentSampled { return parentSampled }
         switch root {
         case .always: return true
         case .never: return false
-        case .ratio(let bound):
-            let low = withUnsafeBytes(of: traceID.bytes) {
-                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            }
-            return low >> 1 < bound
+        case .ratio(let bound): return traceLow >> 1 < bound
         }
     }
 }
