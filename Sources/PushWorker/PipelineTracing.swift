@@ -28,6 +28,9 @@ final class PipelineTracing: Sendable {
         return trace
     }
 
+    /// `pushgate.formats`.
+    private static let formatsKey = TraceAttributeKey("pushgate.formats")
+
     /// Writes on the span of a sampled input what it was translated into: the formats written, and a dead
     /// letter's first error as the span's error.
     func record(_ translation: Translation, on span: TraceSpan) {
@@ -35,7 +38,7 @@ final class PipelineTracing: Sendable {
         formats.reserveCapacity(translation.records.count)
         for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
         let error = translation.deadLetters.first?.errors.first
-        span.setAttribute("pushgate.formats", .strings(formats))
+        span.setAttribute(Self.formatsKey, .strings(formats))
         if let error { span.setError(type: error.code.rawValue) }
     }
 }

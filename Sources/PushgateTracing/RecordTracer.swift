@@ -54,17 +54,16 @@ public struct RecordTracer: Sendable {
         }
         guard sampled else { return RecordTrace(span: nil, headers: headers) }
         let template = templates.template(topic: topic, group: group)
+        let parentIDs = parent?.context.ids
         let span = TraceSpan(
-            traceID: TraceIDGenerator.traceID(newTrace ?? parent?.context.traceWords ?? (0, 0)),
-            spanID: TraceIDGenerator.spanID(spanWord),
-            parent: parent?.context.spanID, parentIsRemote: true, traceState: parent?.state, name: template.name,
+            traceID: TraceIDGenerator.traceID(newTrace ?? parentIDs?.trace ?? (0, 0)),
+            spanID: TraceIDGenerator.spanID(spanWord), parent: parentIDs.map { TraceIDGenerator.spanID($0.span) },
+            parentIsRemote: true, traceState: parent?.state, name: template.name,
             kind: .consumer, attributes: template.attributes, queue: queue)
         span.updateAttributes { attributes in
-            attributes.set(OTelAttribute.messaging.destination.partition.id, .decimal(Int64(partition)))
-            attributes.set(OTelAttribute.messaging.kafka.offset, .int(offset))
-            if let key, let text = TraceAttribute.validUTF8(key[...]) {
-                attributes.set(OTelAttribute.messaging.kafka.message.key, text)
-            }
+            attributes.set(RecordAttributeKeys.partition, .decimal(Int64(partition)))
+            attributes.set(RecordAttributeKeys.offset, .int(offset))
+            if let key, let text = TraceAttribute.validUTF8(key[...]) { attributes.set(RecordAttributeKeys.key, text) }
         }
         return RecordTrace(span: span, headers: headers)
     }
@@ -121,6 +120,13 @@ public struct RecordTracer: Sendable {
     static func word(of id: SpanID) -> UInt64 {
         withUnsafeBytes(of: id.bytes) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
     }
+}
+
+/// The keys of the attributes every sampled record's span gets a value of its own for.
+enum RecordAttributeKeys {
+    static let partition = TraceAttributeKey(OTelAttribute.messaging.destination.partition.id)
+    static let offset = TraceAttributeKey(OTelAttribute.messaging.kafka.offset)
+    static let key = TraceAttributeKey(OTelAttribute.messaging.kafka.message.key)
 }
 
 /// A record's parent span: the fields of its `traceparent`, and its `tracestate` when valid. (A struct: an optional

@@ -44,20 +44,32 @@ struct TraceParent: Equatable {
     }
 
     /// The trace id as two big-endian words (its first 8 bytes, then its last 8).
-    var traceWords: (high: UInt64, low: UInt64) { (word(at: 3), word(at: 19)) }
+    var traceWords: (high: UInt64, low: UInt64) { ids.trace }
     /// The parent span's id as a big-endian word.
-    var spanWord: UInt64 { word(at: 36) }
+    var spanWord: UInt64 { ids.span }
 
     /// The trace id.
     var traceID: TraceID { TraceIDGenerator.traceID(traceWords) }
     /// The parent span's id.
     var spanID: SpanID { TraceIDGenerator.spanID(spanWord) }
 
-    /// The 64-bit value of the 16 digits at `offset` of the text (checked when it was read).
-    private func word(at offset: Int) -> UInt64 {
+    /// The trace id and the parent span's id as big-endian words, read from the text (checked when it was read).
+    var ids: (trace: (high: UInt64, low: UInt64), span: UInt64) {
         withUnsafeBytes(of: text) { text in
-            let high = Self.hex8(text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ?? 0
-            let low = Self.hex8(text.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) ?? 0
+            func word(at offset: Int) -> UInt64 {
+                let high = Self.checkedHex8(text.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let low = Self.checkedHex8(text.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+                return UInt64(high) << 32 | UInt64(low)
+            }
+            return ((word(at: 3), word(at: 19)), word(at: 36))
+        }
+    }
+
+    /// The trace id's last 8 bytes as a big-endian word (what a ratio sampler decides on).
+    var traceLow: UInt64 {
+        withUnsafeBytes(of: text) { text in
+            let high = Self.checkedHex8(text.loadUnaligned(fromByteOffset: 19, as: UInt64.self))
+            let low = Self.checkedHex8(text.loadUnaligned(fromByteOffset: 27, as: UInt64.self))
             return UInt64(high) << 32 | UInt64(low)
         }
     }
@@ -68,7 +80,8 @@ struct TraceParent: Equatable {
     }
 
     static func == (left: TraceParent, right: TraceParent) -> Bool {
-        left.traceWords == right.traceWords && left.spanWord == right.spanWord && left.sampled == right.sampled
+        let (leftIDs, rightIDs) = (left.ids, right.ids)
+        return leftIDs.trace == rightIDs.trace && leftIDs.span == rightIDs.span && left.sampled == right.sampled
     }
 
     /// Whether the eight bytes of `loaded` are all lowercase hex digits: each byte's range is read from the high
@@ -82,19 +95,15 @@ struct TraceParent: Equatable {
         return chunk & high == 0 && digits | letters == high
     }
 
-    /// The value of eight lowercase hex digits, the first in memory the most significant, as loaded in one word;
-    /// `nil` when one is not a lowercase hex digit. All eight at once: each byte's range is read from the high bit
-    /// of a sum (no byte carries into the next once all are below 0x80).
+    /// The value of eight lowercase hex digits already checked (``isHex8(_:)``), the first in memory the most
+    /// significant, as loaded in one word.
     @inline(__always)
-    static func hex8(_ loaded: UInt64) -> UInt32? {
+    static func checkedHex8(_ loaded: UInt64) -> UInt32 {
         let chunk = UInt64(littleEndian: loaded)
-        let high: UInt64 = 0x8080_8080_8080_8080
-        guard chunk & high == 0 else { return nil }
-        let digits = (chunk &+ 0x5050_5050_5050_5050) & ~(chunk &+ 0x4646_4646_4646_4646) & high  // 0-9
-        let letters = (chunk &+ 0x1f1f_1f1f_1f1f_1f1f) & ~(chunk &+ 0x1919_1919_1919_1919) & high  // a-f
-        guard digits | letters == high else { return nil }
-        // Each byte its digit's value; then two by two into bytes, the first digit the high nibble.
-        var value = (chunk & 0x0f0f_0f0f_0f0f_0f0f) &+ (letters >> 7) &* 9
+        // Each byte its digit's value (a letter's bit 6 set: 9 more); then two by two into bytes, the first digit
+        // the high nibble.
+        let letters = (chunk >> 6) & 0x0101_0101_0101_0101
+        var value = (chunk & 0x0f0f_0f0f_0f0f_0f0f) &+ letters &* 9
         value = (value & 0x000f_000f_000f_000f) << 4 | (value & 0x0f00_0f00_0f00_0f00) >> 8
         value = (value | value >> 8) & 0x0000_ffff_0000_ffff
         value = (value | value >> 16) & 0xffff_ffff

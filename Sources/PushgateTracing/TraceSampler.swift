@@ -48,7 +48,7 @@ public struct TraceSampler: Sendable, Equatable {
     func isSampled(parent: TraceParent) -> Bool {
         if followsParent { return parent.sampled }
         guard case .ratio = root else { return root == .always }
-        return isSampled(traceLow: parent.traceWords.low, parentSampled: nil)
+        return isSampled(traceLow: parent.traceLow, parentSampled: nil)
     }
 
     /// Whether the span of a record in the trace whose last 8 bytes, read big-endian, are `traceLow` is sampled;

@@ -10,17 +10,39 @@ public enum TraceAttribute: Sendable, Equatable {
     case strings([String])
 }
 
+/// An attribute's name, encoded once as the `key` field (1) of an OTLP `KeyValue`: for the attributes set on every
+/// sampled record, whose names would otherwise be measured and copied from their strings span after span.
+public struct TraceAttributeKey: Sendable {
+    /// The field's tag, length and the name's UTF-8 bytes.
+    let field: [UInt8]
+
+    /// The key `name`.
+    public init(_ name: String) {
+        var writer = ProtobufWriter()
+        writer.stringField(1, name)
+        field = writer.bytes
+    }
+}
+
 extension ProtobufWriter {
     /// `attribute` named `key` as an OTLP `KeyValue` (key = 1, value = 2: an `AnyValue` with string_value = 1,
     /// int_value = 3 or array_value = 5, whose `ArrayValue` has values = 1), the field `field` of its message.
     mutating func attributeField(_ field: UInt64, key: String, _ attribute: TraceAttribute) {
-        let keyLength = key.utf8.count
+        attributeField(field, key: TraceAttributeKey(key), attribute)
+    }
+
+    /// ``attributeField(_:key:_:)`` with the key's field written already.
+    mutating func attributeField(_ field: UInt64, key: TraceAttributeKey, _ attribute: TraceAttribute) {
+        key.field.withUnsafeBytes { attributeField(field, $0, attribute) }
+    }
+
+    /// `key`: the key's field, written.
+    private mutating func attributeField(_ field: UInt64, _ key: UnsafeRawBufferPointer, _ attribute: TraceAttribute) {
         let valueLength = Self.anyValueLength(attribute)
-        let keyValueLength =
-            Self.lengthDelimitedSize(1, length: keyLength) + Self.lengthDelimitedSize(2, length: valueLength)
+        let keyValueLength = key.count + Self.lengthDelimitedSize(2, length: valueLength)
         write(size: Self.lengthDelimitedSize(field, length: keyValueLength)) { cursor in
             cursor.lengthDelimitedHeader(field, length: keyValueLength)
-            cursor.stringField(1, key)
+            cursor.raw(key)
             cursor.lengthDelimitedHeader(2, length: valueLength)
             switch attribute {
             case .string(let text): cursor.stringField(1, text)

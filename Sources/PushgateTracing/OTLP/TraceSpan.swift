@@ -64,10 +64,18 @@ public final class TraceSpan: Sendable {
         state.withLock { $0.attributes.attributeField(SpanField.attributes, key: key, value) }
     }
 
+    /// Sets the attribute `key`, its name encoded once (``TraceAttributeKey``).
+    public func setAttribute(_ key: TraceAttributeKey, _ value: TraceAttribute) {
+        state.withLock { $0.attributes.attributeField(SpanField.attributes, key: key, value) }
+    }
+
+    /// `error.type`'s key.
+    private static let errorTypeKey = TraceAttributeKey("error.type")
+
     /// Marks the span as failed: status `ERROR`, and `error.type` set to `type`.
     public func setError(type: String) {
         state.withLock { state in
-            state.attributes.attributeField(SpanField.attributes, key: "error.type", .string(type))
+            state.attributes.attributeField(SpanField.attributes, key: Self.errorTypeKey, .string(type))
             state.failed = true
         }
     }
@@ -158,6 +166,11 @@ public struct SpanAttributeWriter {
 
     /// Sets the attribute `key` to `value`.
     public mutating func set(_ key: String, _ value: TraceAttribute) {
+        writer.attributeField(SpanField.attributes, key: key, value)
+    }
+
+    /// Sets the attribute `key` to `value`, its name encoded once.
+    public mutating func set(_ key: TraceAttributeKey, _ value: TraceAttribute) {
         writer.attributeField(SpanField.attributes, key: key, value)
     }
 }
