@@ -19,9 +19,10 @@ public final class SpanExportQueue: Sendable {
 
     private struct State {
         var filling = Batch()
-        /// The bytes of the last full batch: a new batch starts with room for as many, so that filling it does not
-        /// copy it again and again as it grows.
+        /// The bytes of the last full batch: a new batch starts with room for an eighth more (``batchCapacity``), so
+        /// that filling it does not copy it as it grows (spans differ a little in size from batch to batch).
         var fullBatchBytes = 0
+        var batchCapacity: Int { fullBatchBytes + fullBatchBytes / 8 }
         var full: [Batch] = []
         var queued = 0
         var waiter: CheckedContinuation<Void, Never>?
@@ -55,7 +56,7 @@ public final class SpanExportQueue: Sendable {
             guard state.filling.count >= maxBatchSize else { return (true, nil) }
             state.fullBatchBytes = state.filling.writer.count
             state.full.append(state.filling)
-            state.filling = Batch(capacity: state.fullBatchBytes)
+            state.filling = Batch(capacity: state.batchCapacity)
             return (true, Self.wake(&state))
         }
         waiter?.resume()
@@ -71,7 +72,7 @@ public final class SpanExportQueue: Sendable {
             var batches = state.full
             if state.filling.count > 0 { batches.append(state.filling) }
             state.full = []
-            state.filling = Batch(capacity: state.fullBatchBytes)
+            state.filling = Batch(capacity: state.batchCapacity)
             state.queued = 0
             return batches
         }
