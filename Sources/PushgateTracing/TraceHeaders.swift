@@ -180,24 +180,7 @@ public struct TraceHeaders: Sendable, Hashable {
             && (equalsIgnoringASCIICase(name, traceparentName) || equalsIgnoringASCIICase(name, tracestateName))
     }
 
-    /// The bytes of the first header named `name` (ignoring ASCII case); `nil` when there is none or it is null.
-    static func bytes(of name: String, in headers: [RecordHeader]) -> ArraySlice<UInt8>? {
-        // Read in place: iterating the array would copy each header (retaining its name and value).
-        headers.withUnsafeBufferPointer { headers in
-            for index in headers.indices where equalsIgnoringASCIICase(headers[index].name, name) {
-                return headers[index].value
-            }
-            return nil
-        }
-    }
-
-    /// The first value of the header named `name` (ASCII case-insensitively) in `headers`, as UTF-8 text; `nil`
-    /// when there is none, or it is null or not UTF-8.
-    static func value(of name: String, in headers: [RecordHeader]) -> String? {
-        guard let bytes = bytes(of: name, in: headers) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
+    /// Whether `left` and `right` are the same name, ignoring ASCII case (as W3C names are compared).
     static func equalsIgnoringASCIICase(_ left: String, _ right: String) -> Bool {
         guard left.utf8.count == right.utf8.count else { return false }
         // The usual spelling first: equal strings of up to 15 bytes compare as two words.

@@ -92,12 +92,12 @@ import W3CTraceContext
         #expect(!TraceHeaders.isTraceHeader("tracepar3nt"))
     }
 
-    @Test func theFirstValueOfAHeaderIsReadIgnoringCase() {
+    @Test func theFirstTraceparentIsFoundIgnoringCase() {
         let headers = [
             RecordHeader(name: "TRACEPARENT", text: "first"), RecordHeader(name: "traceparent", text: "second"),
         ]
-        #expect(TraceHeaders.value(of: "traceparent", in: headers) == "first")
-        #expect(TraceHeaders.value(of: "tracestate", in: headers) == nil)
+        let places = TraceHeaderPlaces(of: headers)
+        #expect(places.traceparent == 0 && places.tracestate == nil && places.count == 2)
     }
 }
 
