@@ -105,21 +105,6 @@ public struct RecordTracer: Sendable {
         else { return RecordParent(context: context, state: nil) }
         return RecordParent(context: context, state: state)
     }
-
-    /// A trace id as two big-endian words.
-    static func words(of id: TraceID) -> (high: UInt64, low: UInt64) {
-        withUnsafeBytes(of: id.bytes) {
-            (
-                UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)),
-                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            )
-        }
-    }
-
-    /// A span id as a big-endian word.
-    static func word(of id: SpanID) -> UInt64 {
-        withUnsafeBytes(of: id.bytes) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
-    }
 }
 
 /// The keys of the attributes every sampled record's span gets a value of its own for.

@@ -43,15 +43,10 @@ struct TraceParent: Equatable {
         withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base, count: 55)) }
     }
 
-    /// The trace id as two big-endian words (its first 8 bytes, then its last 8).
-    var traceWords: (high: UInt64, low: UInt64) { ids.trace }
-    /// The parent span's id as a big-endian word.
-    var spanWord: UInt64 { ids.span }
-
     /// The trace id.
-    var traceID: TraceID { TraceIDGenerator.traceID(traceWords) }
+    var traceID: TraceID { TraceIDGenerator.traceID(ids.trace) }
     /// The parent span's id.
-    var spanID: SpanID { TraceIDGenerator.spanID(spanWord) }
+    var spanID: SpanID { TraceIDGenerator.spanID(ids.span) }
 
     /// The trace id and the parent span's id as big-endian words, read from the text (checked when it was read).
     var ids: (trace: (high: UInt64, low: UInt64), span: UInt64) {
@@ -72,11 +67,6 @@ struct TraceParent: Equatable {
             let low = Self.checkedHex8(text.loadUnaligned(fromByteOffset: 27, as: UInt64.self))
             return UInt64(high) << 32 | UInt64(low)
         }
-    }
-
-    /// Calls `body` with the text's 55 bytes.
-    func withTextBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        withUnsafeBytes(of: text) { body(UnsafeRawBufferPointer(rebasing: $0[..<55])) }
     }
 
     static func == (left: TraceParent, right: TraceParent) -> Bool {
