@@ -209,7 +209,7 @@ let package = Package(
             name: "PushWorkerTests",
             dependencies: [
                 "PushgateTestSupport",
-                "PushWorker", "PushgateKafka", "CRdKafka", "PushTranslation", "PushModel",
+                "PushWorker", "PushgateKafka", "CRdKafka", "PushTranslation", "PushModel", "PushgateTracing",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -77,22 +77,23 @@ final class InlinePipeline: Sendable {
             return
         }
         guard let tracing else {
-            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs, tracing: nil, trace: nil)
+            translateAndHandOver(InputRecord(record), ticket: ticket, readAtMs: readAtMs, tracing: nil, span: nil)
             return
         }
-        // Tracing on: the same steps inside the input's trace, current (for the log lines' `trace_id` and
-        // `span_id`) until its records are handed over. The input is moved into the hand-over, not copied (its
-        // list has room for pushgate's `traceparent` when it has none; where its trace headers are is noted as
-        // the list is made).
+        // Tracing on: the same steps with the input's trace current on this thread (for the log lines' `trace_id`
+        // and `span_id`) until its records are handed over. Its list has room for pushgate's `traceparent` when it
+        // has none; where its trace headers are is noted as the list is made. A sampled input's span is a value
+        // this thread finishes and ends.
         var places = TraceHeaderPlaces()
         var input = InputRecord(record, reservingHeaders: 1, notingTraceHeaders: &places)
-        let trace = tracing.begin(&input, places: places)
-        var handedOver: InputRecord? = consume input
-        RecordTrace.withCurrentOnThread(trace) {
-            guard let input = handedOver.take() else { return }
-            translateAndHandOver(input, ticket: ticket, readAtMs: readAtMs, tracing: tracing, trace: trace)
-        }
-        trace.end()
+        var span: RecordSpan?
+        let trace = tracing.begin(&input, places: places, span: &span)
+        // Both moved, not copied (a copy of either is a retain and a release of each reference it holds).
+        let current = ThreadRecordTrace.here
+        if let current { current.set(consume trace) }
+        translateAndHandOver(consume input, ticket: ticket, readAtMs: readAtMs, tracing: tracing, span: span)
+        current?.clear()
+        if let span { tracing.end(span) }
     }
 
     /// Translates `input` (timed for the histogram), reports it, writes what it became on its span when sampled,
@@ -100,14 +101,14 @@ final class InlinePipeline: Sendable {
     /// then the only reference, and is handed over where it lies, not copied.
     private func translateAndHandOver(
         _ input: consuming InputRecord, ticket: OffsetTracker.Ticket, readAtMs: Int64, tracing: PipelineTracing?,
-        trace: RecordTrace?
+        span: RecordSpan?
     ) {
         let started = Self.monotonicNanoseconds()
         let translation = translator.translation(of: input, readAtMs: readAtMs)
         let duration = Self.monotonicNanoseconds() &- started
         batch.durations.append(duration)
         worker.report(translation)
-        if let tracing, let span = trace?.span { tracing.record(translation, on: span) }
+        if let tracing, let span { tracing.record(translation, on: span) }
         produce(input, translation, ticket: ticket)
     }
 

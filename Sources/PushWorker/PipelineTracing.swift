@@ -9,10 +9,18 @@ final class PipelineTracing: Sendable {
     /// The consumer group, `messaging.consumer.group.name`.
     let group: String
 
+    /// `pushgate.formats` of each set of formats an input can be translated into, encoded once: indexed by the
+    /// set's bits, bit `n` for the `n`th of ``OutputFormat/allCases`` (the order one input yields them).
+    private let formatsAttributes: [EncodedTraceAttribute]
+
     /// Spans made by `tracer`, for the consumer group `group`.
     init(tracer: RecordTracer, group: String) {
         self.tracer = tracer
         self.group = group
+        formatsAttributes = (0..<(1 << OutputFormat.allCases.count)).map { bits in
+            let formats = OutputFormat.allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }
+            return EncodedTraceAttribute(Self.formatsKey, .strings(formats.map(\.element.rawValue)))
+        }
     }
 
     /// Starts the trace of `input` and puts its trace headers in place of the input's own, so that the
@@ -20,10 +28,11 @@ final class PipelineTracing: Sendable {
     /// list is changed where it lies (``InputRecord/init(_:reservingHeaders:notingTraceHeaders:)`` leaves room for
     /// one more).
     /// `places`: where the input's trace headers are, noted while its header list was made.
-    func begin(_ input: inout InputRecord, places: TraceHeaderPlaces) -> RecordTrace {
+    /// A sampled input's span is made in `span`, for ``end(_:)``.
+    func begin(_ input: inout InputRecord, places: TraceHeaderPlaces, span: inout RecordSpan?) -> RecordTrace {
         let trace = tracer.startRecord(
             topic: input.topic, partition: input.partition, offset: input.offset, group: group, key: input.key,
-            headers: input.headers, places: places)
+            headers: input.headers, places: places, span: &span)
         trace.headers.replace(in: &input.headers, places: places)
         return trace
     }
@@ -33,12 +42,39 @@ final class PipelineTracing: Sendable {
 
     /// Writes on the span of a sampled input what it was translated into: the formats written, and a dead
     /// letter's first error as the span's error.
-    func record(_ translation: Translation, on span: TraceSpan) {
-        var formats: [String] = []
-        formats.reserveCapacity(translation.records.count)
-        for record in translation.records { if let format = record.format { formats.append(format.rawValue) } }
-        let error = translation.deadLetters.first?.errors.first
-        span.setAttribute(Self.formatsKey, .strings(formats))
-        if let error { span.setError(type: error.code.rawValue) }
+    func record(_ translation: Translation, on span: RecordSpan) {
+        span.encodedAttribute = formatsAttribute(of: translation)
+        if let error = translation.deadLetters.first?.errors.first { span.setError(type: error.code.rawValue) }
+    }
+
+    /// Ends a sampled input's span: it is queued for export.
+    func end(_ span: RecordSpan) { tracer.end(span) }
+
+    /// `pushgate.formats` of `translation`'s records: the set's, encoded once, when they come in the order of
+    /// ``OutputFormat/allCases`` without repeats (as one input's do); else written for this one.
+    func formatsAttribute(of translation: Translation) -> EncodedTraceAttribute {
+        var bits = 0
+        var inOrder = true
+        for record in translation.records {
+            guard let format = record.format else { continue }
+            let bit = 1 << Self.index(of: format)
+            inOrder = inOrder && bit > bits
+            bits |= bit
+        }
+        guard !inOrder else { return formatsAttributes[bits] }
+        let formats = translation.records.compactMap { $0.format?.rawValue }
+        return EncodedTraceAttribute(Self.formatsKey, .strings(formats))
+    }
+
+    /// `format`'s place in ``OutputFormat/allCases``.
+    private static func index(of format: OutputFormat) -> Int {
+        switch format {
+        case .apns: 0
+        case .adobeCarousel: 1
+        case .fbCard: 2
+        case .androidExpandable: 3
+        case .fcm: 4
+        case .webpush: 5
+        }
     }
 }

@@ -5,14 +5,10 @@ import PushModel
 /// written on its behalf carries, and the span itself when the record is sampled. A record that is not sampled
 /// has no span object at all, only ids of its own, propagated with flags `00`: its trace is a plain value.
 public struct RecordTrace: Sendable {
-    /// The record trace current in this task: its ids are in the log lines (``logMetadata``).
+    /// The record trace current in this task: its ids are in the log lines (``logMetadata``). Work on one record
+    /// that runs on one thread without suspending makes it current on the thread instead (``ThreadRecordTrace``),
+    /// where a task-local value would allocate for every record.
     @TaskLocal public static var current: RecordTrace?
-
-    /// Runs `body` with `trace` current on the calling thread, for ``logMetadata``: for work on one record that runs
-    /// on one thread without suspending, where a task-local value (``current``) would allocate for every record.
-    public static func withCurrentOnThread(_ trace: RecordTrace, _ body: () -> Void) {
-        ThreadRecordTrace.withValue(trace, body)
-    }
 
     /// The span recorded and exported for the record; `nil` when it is not sampled.
     public let span: TraceSpan?
@@ -25,8 +21,15 @@ public struct RecordTrace: Sendable {
         self.headers = headers
     }
 
-    /// Whether the record's span is recorded and exported.
-    public var isSampled: Bool { span != nil }
+    /// The trace of a record whose span, if it has one, is kept apart (a ``RecordSpan``): its headers, for the
+    /// log lines written while it is current.
+    init(headers: TraceHeaders) {
+        self.span = nil
+        self.headers = headers
+    }
+
+    /// Whether the record's span is recorded and exported (its `traceparent`'s flags say so).
+    public var isSampled: Bool { headers.isSampled }
 
     /// Ends the span, when there is one.
     public func end() { span?.end() }
@@ -35,13 +38,19 @@ public struct RecordTrace: Sendable {
     /// thread's, else the task's), for every log line written while one is current.
     public static var logMetadata: Logger.MetadataProvider {
         Logger.MetadataProvider {
-            guard let headers = (ThreadRecordTrace.current ?? current)?.headers else { return [:] }
-            return headers.withTraceparentBytes { traceparent in
-                func field(_ start: Int, _ length: Int) -> Logger.Metadata.Value {
-                    .string(String(decoding: traceparent[start..<start + length], as: UTF8.self))
-                }
-                return ["trace_id": field(3, 32), "span_id": field(36, 16), "trace_flags": field(53, 2)]
+            if let traceparent = ThreadRecordTrace.currentTraceparent { return metadata(traceparent) }
+            guard let headers = current?.headers else { return [:] }
+            return metadata(headers.text)
+        }
+    }
+
+    /// The log metadata of a trace whose `traceparent` text is `traceparent`.
+    private static func metadata(_ traceparent: TraceHeaders.Text) -> Logger.Metadata {
+        withUnsafeBytes(of: traceparent) { traceparent in
+            func field(_ start: Int, _ length: Int) -> Logger.Metadata.Value {
+                .string(String(decoding: traceparent[start..<start + length], as: UTF8.self))
             }
+            return ["trace_id": field(3, 32), "span_id": field(36, 16), "trace_flags": field(53, 2)]
         }
     }
 }

@@ -36,36 +36,56 @@ public struct RecordTracer: Sendable {
         topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader],
         places: TraceHeaderPlaces
     ) -> RecordTrace {
+        var span: RecordSpan?
+        let trace = startRecord(
+            topic: topic, partition: partition, offset: offset, group: group, key: key, headers: headers,
+            places: places, span: &span)
+        guard let span else { return trace }
+        return RecordTrace(span: TraceSpan(record: span, queue: queue), headers: trace.headers)
+    }
+
+    /// The trace of one record, as ``startRecord(topic:partition:offset:group:key:headers:places:)`` makes it, but
+    /// the span of a sampled record kept apart, in `span`, for the one thread that handles the record to finish
+    /// and ``end(_:)``; `span` is left as it is when the record is not sampled.
+    public func startRecord(
+        topic: String, partition: Int32, offset: Int64, group: String?, key: [UInt8]?, headers: [RecordHeader],
+        places: TraceHeaderPlaces, span: inout RecordSpan?
+    ) -> RecordTrace {
         let parent = Self.parent(in: headers, at: places)
         let spanWord: UInt64
         let headers: TraceHeaders
         let sampled: Bool
         // A new trace's id; a child's is its parent's, read from the parent's text only when sampled.
-        var newTrace: (high: UInt64, low: UInt64)?
+        var trace = (high: UInt64(0), low: UInt64(0))
         if let parent {
             spanWord = ids.spanWord()
             sampled = sampler.isSampled(parent: parent.context)
             headers = TraceHeaders(parent: parent.context, spanID: spanWord, sampled: sampled, tracestate: parent.state)
         } else {
             let words = ids.traceAndSpanWords()
-            (newTrace, spanWord) = (words.trace, words.span)
+            (trace, spanWord) = (words.trace, words.span)
             sampled = sampler.isSampled(traceLow: words.trace.low, parentSampled: nil)
             headers = TraceHeaders(traceID: words.trace, spanID: spanWord, sampled: sampled)
         }
-        guard sampled else { return RecordTrace(span: nil, headers: headers) }
-        let template = templates.template(topic: topic, group: group)
-        let parentIDs = parent?.context.ids
-        let span = TraceSpan(
-            traceID: TraceIDGenerator.traceID(newTrace ?? parentIDs?.trace ?? (0, 0)),
-            spanID: TraceIDGenerator.spanID(spanWord), parent: parentIDs.map { TraceIDGenerator.spanID($0.span) },
-            parentIsRemote: true, traceState: parent?.state, name: template.name,
-            kind: .consumer, attributes: template.attributes, queue: queue)
-        span.updateAttributes { attributes in
-            attributes.set(RecordAttributeKeys.partition, .decimal(Int64(partition)))
-            attributes.set(RecordAttributeKeys.offset, .int(offset))
-            if let key, let text = TraceAttribute.validUTF8(key[...]) { attributes.set(RecordAttributeKeys.key, text) }
+        guard sampled else { return RecordTrace(headers: headers) }
+        let startTime = TraceSpan.now()
+        var parentWord: UInt64?
+        if let parent {
+            let ids = parent.context.ids
+            (trace, parentWord) = (ids.trace, ids.span)
         }
-        return RecordTrace(span: span, headers: headers)
+        span = RecordSpan(
+            trace: trace, spanWord: spanWord, parentWord: parentWord, traceState: parent?.state,
+            template: templates.template(topic: topic, group: group), startTime: startTime, partition: partition,
+            offset: offset, key: key.flatMap { TraceAttribute.isValidUTF8($0[...]) ? $0[...] : nil })
+        return RecordTrace(headers: headers)
+    }
+
+    /// Ends a record's span (``startRecord(topic:partition:offset:group:key:headers:places:span:)``) now: it is
+    /// written into the export queue's batch.
+    public func end(_ span: RecordSpan) {
+        let endTime = TraceSpan.now()
+        queue.submit { span.encode(into: &$0, endTime: endTime) }
     }
 
     /// The client span `POST` of one request to a push service at `host`:`port`, a child of `record`'s span;
@@ -107,11 +127,13 @@ public struct RecordTracer: Sendable {
     }
 }
 
-/// The keys of the attributes every sampled record's span gets a value of its own for.
-enum RecordAttributeKeys {
-    static let partition = TraceAttributeKey(OTelAttribute.messaging.destination.partition.id)
-    static let offset = TraceAttributeKey(OTelAttribute.messaging.kafka.offset)
-    static let key = TraceAttributeKey(OTelAttribute.messaging.kafka.message.key)
+/// The keys of the attributes every sampled record's span gets a value of its own for, encoded once (each
+/// template holds them: a static value would be looked up through `swift_once` at every use).
+struct RecordAttributeKeys: Sendable {
+    let partition = TraceAttributeKey(OTelAttribute.messaging.destination.partition.id)
+    let offset = TraceAttributeKey(OTelAttribute.messaging.kafka.offset)
+    let key = TraceAttributeKey(OTelAttribute.messaging.kafka.message.key)
+    let errorType = TraceAttributeKey(OTelAttribute.error.type)
 }
 
 /// A record's parent span: the fields of its `traceparent`, and its `tracestate` when valid. (A struct: an optional
@@ -126,11 +148,29 @@ struct RecordParent {
 /// `messaging.destination.name` and `messaging.consumer.group.name`, as OTLP bytes. The last one is kept: a
 /// worker reads one topic, or a few in turn.
 final class RecordSpanTemplates: Sendable {
-    struct Template: Sendable {
+    /// One topic's and group's: an object, so that a span holds it with one reference.
+    final class Template: Sendable {
         let topic: String
         let group: String?
         let name: String
+        /// `name`'s length in UTF-8 bytes.
+        let nameLength: Int
         let attributes: [UInt8]
+        /// The keys of the attributes each span sets.
+        let keys = RecordAttributeKeys()
+
+        init(topic: String, group: String?) {
+            var writer = SpanAttributeWriter()
+            writer.set(OTelAttribute.messaging.system, .string("kafka"))
+            writer.set(OTelAttribute.messaging.operation.type, .string("process"))
+            writer.set(OTelAttribute.messaging.destination.name, .string(topic))
+            if let group { writer.set(OTelAttribute.messaging.consumer.group.name, .string(group)) }
+            self.topic = topic
+            self.group = group
+            self.name = "process \(topic)"
+            self.nameLength = name.utf8.count
+            self.attributes = writer.bytes
+        }
     }
 
     private let last = Mutex<Template?>(nil)
@@ -138,12 +178,7 @@ final class RecordSpanTemplates: Sendable {
     /// The template of records read from `topic` by `group`.
     func template(topic: String, group: String?) -> Template {
         if let template = last.withLock({ $0 }), template.topic == topic, template.group == group { return template }
-        var writer = SpanAttributeWriter()
-        writer.set(OTelAttribute.messaging.system, .string("kafka"))
-        writer.set(OTelAttribute.messaging.operation.type, .string("process"))
-        writer.set(OTelAttribute.messaging.destination.name, .string(topic))
-        if let group { writer.set(OTelAttribute.messaging.consumer.group.name, .string(group)) }
-        let template = Template(topic: topic, group: group, name: "process \(topic)", attributes: writer.bytes)
+        let template = Template(topic: topic, group: group)
         last.withLock { $0 = template }
         return template
     }

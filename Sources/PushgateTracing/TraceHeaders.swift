@@ -11,8 +11,11 @@ public struct TraceHeaders: Sendable, Hashable {
     /// The length of a version `00` `traceparent`.
     static let traceparentLength = 55
 
+    /// 56 bytes held inline, as seven words.
+    typealias Text = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
     /// `traceparent`'s text, `00-TRACEID-SPANID-FLAGS`, in the first 55 of its 56 bytes.
-    private var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+    private(set) var text: Text = (0, 0, 0, 0, 0, 0, 0)
     /// The vendors' entries, `nil` when there are none.
     public var tracestate: Optional<String>
 
@@ -83,6 +86,12 @@ public struct TraceHeaders: Sendable, Hashable {
     /// Calls `body` with `traceparent`'s UTF-8 bytes, valid only during the call.
     public func withTraceparentBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         withUnsafeBytes(of: text) { body(UnsafeRawBufferPointer(rebasing: $0[..<Self.traceparentLength])) }
+    }
+
+    /// Whether `traceparent`'s flags say the span is sampled.
+    public var isSampled: Bool {
+        // The flags' last hex digit holds the sampled bit: a digit's is its byte's lowest bit, a letter's the opposite.
+        withUnsafeBytes(of: text) { $0[54] <= UInt8(ascii: "9") ? $0[54] & 1 == 1 : $0[54] & 1 == 0 }
     }
 
     /// `traceparent` as UTF-8 bytes.

@@ -183,23 +183,27 @@ import W3CTraceContext
         let (outerSpan, innerSpan) = (
             try #require(parse(outer.headers.traceparent)).span, try #require(parse(inner.headers.traceparent)).span
         )
+        let here = try #require(ThreadRecordTrace.here)
         var spans: [Logger.Metadata.Value?] = []
-        RecordTrace.withCurrentOnThread(outer) {
-            RecordTrace.withCurrentOnThread(inner) { spans.append(RecordTrace.logMetadata.get()["span_id"]) }
-            spans.append(RecordTrace.logMetadata.get()["span_id"])
-        }
-        #expect(spans == [.string(String(innerSpan)), .string(String(outerSpan))])
-        #expect(RecordTrace.logMetadata.get().isEmpty, "cleared when the body returns")
+        here.set(outer)
+        spans.append(RecordTrace.logMetadata.get()["span_id"])
+        here.set(inner)
+        spans.append(RecordTrace.logMetadata.get()["span_id"])
+        // The thread's trace comes before the task's.
+        RecordTrace.$current.withValue(outer) { spans.append(RecordTrace.logMetadata.get()["span_id"]) }
+        here.clear()
+        #expect(spans == [.string(String(outerSpan)), .string(String(innerSpan)), .string(String(innerSpan))])
+        #expect(RecordTrace.logMetadata.get().isEmpty, "cleared")
         // Another thread, meanwhile, has no current record trace.
         let elsewhere = MetadataBox()
-        RecordTrace.withCurrentOnThread(outer) {
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                elsewhere.metadata = RecordTrace.logMetadata.get()
-                done.signal()
-            }
-            done.wait()
+        here.set(outer)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            elsewhere.metadata = RecordTrace.logMetadata.get()
+            done.signal()
         }
+        done.wait()
+        here.clear()
         #expect(elsewhere.metadata?.isEmpty == true)
     }
 }

@@ -22,6 +22,12 @@ struct ProtobufWriter {
         storage = Self.zeroed(capacity)
     }
 
+    /// An empty writer with room for `capacity` bytes that are not zeroed first: for a batch of spans, which is
+    /// written over from its start (and, unlike a span's few hundred bytes, made once per batch).
+    init(uninitializedCapacity capacity: Int) {
+        storage = [UInt8](unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
+    }
+
     /// What has been written, copied.
     var bytes: [UInt8] { Array(storage[..<count]) }
 
@@ -189,6 +195,13 @@ struct ProtobufCursor {
     mutating func varintField(_ field: UInt64, _ value: UInt64) {
         tag(field, .varint)
         varint(value)
+    }
+
+    /// The eight bytes of `value` as they lie in memory.
+    @inline(__always)
+    mutating func word(_ value: UInt64) {
+        UnsafeMutableRawPointer(next).storeBytes(of: value, as: UInt64.self)
+        next += 8
     }
 
     mutating func fixed64Field(_ field: UInt64, _ value: UInt64) {

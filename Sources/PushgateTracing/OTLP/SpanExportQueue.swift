@@ -12,7 +12,7 @@ public final class SpanExportQueue: Sendable {
         var count = 0
 
         /// An empty batch with room for `capacity` bytes.
-        init(capacity: Int = 0) { writer = ProtobufWriter(capacity: capacity) }
+        init(capacity: Int = 0) { writer = ProtobufWriter(uninitializedCapacity: capacity) }
         /// The spans' bytes.
         var bytes: [UInt8] { writer.bytes }
     }
@@ -48,19 +48,23 @@ public final class SpanExportQueue: Sendable {
     /// Queues one span, which `write` encodes into the batch being filled, or drops it when the queue is full;
     /// wakes the exporter when a batch is full.
     func submit(_ write: (inout ProtobufWriter) -> Void) {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard state.queued < maxQueueSize else { return (false, nil) }
+        // What happened, and the exporter to wake only when a batch filled up (once in `maxBatchSize` spans).
+        let filled = state.withLock { state -> Bool? in
+            guard state.queued < maxQueueSize else { return nil }
             state.queued += 1
             write(&state.filling.writer)
             state.filling.count += 1
-            guard state.filling.count >= maxBatchSize else { return (true, nil) }
+            guard state.filling.count >= maxBatchSize else { return false }
             state.fullBatchBytes = state.filling.writer.count
             state.full.append(state.filling)
             state.filling = Batch(capacity: state.batchCapacity)
-            return (true, Self.wake(&state))
+            return true
         }
-        waiter?.resume()
-        if !accepted { dropped(1) }
+        switch filled {
+        case false: break
+        case true: wakeWaiter()
+        case nil: dropped(1)
+        }
     }
 
     /// Counts `count` spans dropped after they left the queue (an export that failed).

@@ -33,35 +33,22 @@ extension ProtobufWriter {
 
     /// ``attributeField(_:key:_:)`` with the key's field written already.
     mutating func attributeField(_ field: UInt64, key: TraceAttributeKey, _ attribute: TraceAttribute) {
-        key.field.withUnsafeBytes { attributeField(field, $0, attribute) }
-    }
-
-    /// `key`: the key's field, written.
-    private mutating func attributeField(_ field: UInt64, _ key: UnsafeRawBufferPointer, _ attribute: TraceAttribute) {
-        let valueLength = Self.anyValueLength(attribute)
-        let keyValueLength = key.count + Self.lengthDelimitedSize(2, length: valueLength)
-        write(size: Self.lengthDelimitedSize(field, length: keyValueLength)) { cursor in
-            cursor.lengthDelimitedHeader(field, length: keyValueLength)
-            cursor.raw(key)
-            cursor.lengthDelimitedHeader(2, length: valueLength)
-            switch attribute {
-            case .string(let text): cursor.stringField(1, text)
-            case .utf8(let bytes): bytes.withUnsafeBytes { cursor.bytesField(1, $0) }
-            case .int(let number): cursor.varintField(3, UInt64(bitPattern: number))
-            case .decimal(let number):
-                cursor.lengthDelimitedHeader(1, length: Self.decimalLength(number))
-                cursor.decimal(number, length: Self.decimalLength(number))
-            case .strings(let texts):
-                cursor.lengthDelimitedHeader(5, length: Self.arrayValueLength(texts))
-                for text in texts {
-                    cursor.lengthDelimitedHeader(1, length: Self.lengthDelimitedSize(1, length: text.utf8.count))
-                    cursor.stringField(1, text)
-                }
-            }
+        write(size: Self.attributeFieldSize(field, key: key, attribute)) {
+            $0.attributeField(field, key: key, attribute)
         }
     }
 
-    private static func anyValueLength(_ attribute: TraceAttribute) -> Int {
+    /// How many bytes ``attributeField(_:key:_:)`` writes.
+    static func attributeFieldSize(_ field: UInt64, key: TraceAttributeKey, _ attribute: TraceAttribute) -> Int {
+        lengthDelimitedSize(field, length: keyValueLength(key: key, attribute))
+    }
+
+    /// The length of the `KeyValue` message of `attribute` named `key`.
+    fileprivate static func keyValueLength(key: TraceAttributeKey, _ attribute: TraceAttribute) -> Int {
+        key.field.count + lengthDelimitedSize(2, length: anyValueLength(attribute))
+    }
+
+    fileprivate static func anyValueLength(_ attribute: TraceAttribute) -> Int {
         switch attribute {
         case .string(let text): lengthDelimitedSize(1, length: text.utf8.count)
         case .utf8(let bytes): lengthDelimitedSize(1, length: bytes.count)
@@ -82,10 +69,83 @@ extension ProtobufWriter {
         return length
     }
 
-    private static func arrayValueLength(_ texts: [String]) -> Int {
+    fileprivate static func arrayValueLength(_ texts: [String]) -> Int {
         var length = 0
         for text in texts { length += lengthDelimitedSize(1, length: lengthDelimitedSize(1, length: text.utf8.count)) }
         return length
+    }
+}
+
+extension ProtobufCursor {
+    /// ``ProtobufWriter/attributeField(_:key:_:)``, into room made for it
+    /// (``ProtobufWriter/attributeFieldSize(_:key:_:)`` bytes).
+    mutating func attributeField(_ field: UInt64, key: TraceAttributeKey, _ attribute: TraceAttribute) {
+        let valueLength = ProtobufWriter.anyValueLength(attribute)
+        attributeHeader(field, key: key, anyValueLength: valueLength)
+        switch attribute {
+        case .string(let text): stringField(1, text)
+        case .utf8(let bytes): bytes.withUnsafeBytes { bytesField(1, $0) }
+        case .int(let number): varintField(3, UInt64(bitPattern: number))
+        case .decimal(let number):
+            lengthDelimitedHeader(1, length: ProtobufWriter.decimalLength(number))
+            decimal(number, length: ProtobufWriter.decimalLength(number))
+        case .strings(let texts):
+            lengthDelimitedHeader(5, length: ProtobufWriter.arrayValueLength(texts))
+            for text in texts {
+                lengthDelimitedHeader(1, length: ProtobufWriter.lengthDelimitedSize(1, length: text.utf8.count))
+                stringField(1, text)
+            }
+        }
+    }
+
+    /// An attribute's field up to its value: the `KeyValue`'s header, its key, and the header of its `AnyValue` of
+    /// `anyValueLength` bytes, which comes next.
+    @inline(__always)
+    mutating func attributeHeader(_ field: UInt64, key: TraceAttributeKey, anyValueLength: Int) {
+        lengthDelimitedHeader(
+            field, length: key.field.count + ProtobufWriter.lengthDelimitedSize(2, length: anyValueLength))
+        key.field.withUnsafeBytes { raw($0) }
+        lengthDelimitedHeader(2, length: anyValueLength)
+    }
+
+    /// A string attribute whose UTF-8 bytes are `text`: as ``attributeField(_:key:_:)`` writes `.utf8`, without
+    /// the enum.
+    mutating func stringAttribute(_ field: UInt64, key: TraceAttributeKey, _ text: UnsafeRawBufferPointer) {
+        attributeHeader(field, key: key, anyValueLength: ProtobufWriter.lengthDelimitedSize(1, length: text.count))
+        bytesField(1, text)
+    }
+
+    /// A string attribute of `number`'s decimal digits (`.decimal`), `length` of them
+    /// (``ProtobufWriter/decimalLength(_:)``).
+    mutating func decimalAttribute(_ field: UInt64, key: TraceAttributeKey, _ number: Int64, length: Int) {
+        attributeHeader(field, key: key, anyValueLength: ProtobufWriter.lengthDelimitedSize(1, length: length))
+        lengthDelimitedHeader(1, length: length)
+        decimal(number, length: length)
+    }
+
+    /// An integer attribute (`.int`).
+    mutating func intAttribute(_ field: UInt64, key: TraceAttributeKey, _ number: Int64) {
+        let value = UInt64(bitPattern: number)
+        attributeHeader(field, key: key, anyValueLength: ProtobufWriter.tagSize(3) + ProtobufWriter.varintSize(value))
+        varintField(3, value)
+    }
+}
+
+extension ProtobufWriter {
+    /// How many bytes an attribute field takes whose `AnyValue` is `anyValueLength` bytes long.
+    @inline(__always)
+    static func attributeFieldSize(_ field: UInt64, key: TraceAttributeKey, anyValueLength: Int) -> Int {
+        lengthDelimitedSize(field, length: key.field.count + lengthDelimitedSize(2, length: anyValueLength))
+    }
+
+    /// ``ProtobufCursor/stringAttribute(_:key:_:)``'s size for a string of `length` bytes.
+    static func stringAttributeSize(_ field: UInt64, key: TraceAttributeKey, length: Int) -> Int {
+        attributeFieldSize(field, key: key, anyValueLength: lengthDelimitedSize(1, length: length))
+    }
+
+    /// ``ProtobufCursor/intAttribute(_:key:_:)``'s size.
+    static func intAttributeSize(_ field: UInt64, key: TraceAttributeKey, _ number: Int64) -> Int {
+        attributeFieldSize(field, key: key, anyValueLength: tagSize(3) + varintSize(UInt64(bitPattern: number)))
     }
 }
 
@@ -93,12 +153,25 @@ extension TraceAttribute {
     /// `bytes` as a string attribute when they are valid UTF-8 (checked without making a `String` when they are
     /// ASCII); `nil` otherwise.
     static func validUTF8(_ bytes: ArraySlice<UInt8>) -> TraceAttribute? {
-        var ascii = true
-        for byte in bytes where byte >= 0x80 {
-            ascii = false
-            break
+        isValidUTF8(bytes) ? .utf8(bytes) : nil
+    }
+
+    /// Whether `bytes` are valid UTF-8: ASCII is checked eight bytes at a time, without making a `String`.
+    static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let ascii = bytes.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            var high: UInt64 = 0
+            while offset + 8 <= bytes.count {
+                high |= bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            var tail: UInt8 = 0
+            while offset < bytes.count {
+                tail |= bytes[offset]
+                offset += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0 && tail & 0x80 == 0
         }
-        guard ascii || String(validating: bytes, as: UTF8.self) != nil else { return nil }
-        return .utf8(bytes)
+        return ascii || String(validating: bytes, as: UTF8.self) != nil
     }
 }

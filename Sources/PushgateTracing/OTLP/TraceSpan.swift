@@ -43,7 +43,7 @@ public final class TraceSpan: Sendable {
 
     init(
         traceID: TraceID, spanID: SpanID, parent: SpanID?, parentIsRemote: Bool, traceState: String?, name: String,
-        kind: Kind, attributes: [UInt8] = [], queue: SpanExportQueue
+        kind: Kind, attributes: [UInt8] = [], queue: SpanExportQueue, startTime: UInt64 = TraceSpan.now()
     ) {
         self.traceID = traceID
         self.spanID = spanID
@@ -53,10 +53,20 @@ public final class TraceSpan: Sendable {
         self.name = name
         self.kind = kind
         self.queue = queue
-        self.startTime = Self.now()
+        self.startTime = startTime
         var writer = ProtobufWriter(capacity: 512)
         writer.append(attributes)
         self.state = Mutex(State(attributes: writer))
+    }
+
+    /// The span of a record started for one thread (``RecordSpan``), with its attributes so far.
+    convenience init(record: RecordSpan, queue: SpanExportQueue) {
+        self.init(
+            traceID: TraceIDGenerator.traceID(record.trace), spanID: TraceIDGenerator.spanID(record.spanWord),
+            parent: record.parentWord.map(TraceIDGenerator.spanID), parentIsRemote: true, traceState: record.traceState,
+            name: record.template.name, kind: .consumer, attributes: record.attributes, queue: queue,
+            startTime: record.startTime)
+        if let errorType = record.errorType { setError(type: errorType) }
     }
 
     /// Sets the attribute `key` (a key set twice is written twice; the receiver keeps the last).
