@@ -52,6 +52,7 @@ public struct RecordTracer: Sendable {
         places: TraceHeaderPlaces, span: inout RecordSpan?
     ) -> RecordTrace {
         let parent = Self.parent(in: headers, at: places)
+        let tracestate = parent == nil || places.tracestate == nil ? nil : Self.tracestate(in: headers, at: places)
         let spanWord: UInt64
         let headers: TraceHeaders
         let sampled: Bool
@@ -59,8 +60,8 @@ public struct RecordTracer: Sendable {
         var trace = (high: UInt64(0), low: UInt64(0))
         if let parent {
             spanWord = ids.spanWord()
-            sampled = sampler.isSampled(parent: parent.context)
-            headers = TraceHeaders(parent: parent.context, spanID: spanWord, sampled: sampled, tracestate: parent.state)
+            sampled = sampler.isSampled(parent: parent)
+            headers = TraceHeaders(parent: parent, spanID: spanWord, sampled: sampled, tracestate: tracestate)
         } else {
             let words = ids.traceAndSpanWords()
             (trace, spanWord) = (words.trace, words.span)
@@ -71,11 +72,11 @@ public struct RecordTracer: Sendable {
         let startTime = TraceSpan.now()
         var parentWord: UInt64?
         if let parent {
-            let ids = parent.context.ids
+            let ids = parent.ids
             (trace, parentWord) = (ids.trace, ids.span)
         }
         span = RecordSpan(
-            trace: trace, spanWord: spanWord, parentWord: parentWord, traceState: parent?.state,
+            trace: trace, spanWord: spanWord, parentWord: parentWord, traceState: tracestate,
             template: templates.template(topic: topic, group: group), startTime: startTime, partition: partition,
             offset: offset, key: key.flatMap { TraceAttribute.isValidUTF8($0[...]) ? $0[...] : nil })
         return RecordTrace(headers: headers)
@@ -103,27 +104,31 @@ public struct RecordTracer: Sendable {
         return span
     }
 
-    /// A record's parent: its `traceparent`, with its `tracestate` when that is valid too (W3C Trace Context: an
-    /// invalid `tracestate` is dropped, the `traceparent` kept); `nil` without a valid `traceparent`.
-    static func parent(in headers: [RecordHeader]) -> RecordParent? {
+    /// A record's parent: its `traceparent`; `nil` without a valid one.
+    static func parent(in headers: [RecordHeader]) -> TraceParent? {
         parent(in: headers, at: TraceHeaderPlaces(of: headers))
     }
 
-    /// ``parent(in:)`` of a list whose trace headers are at `places`.
-    static func parent(in headers: [RecordHeader], at places: TraceHeaderPlaces) -> RecordParent? {
+    /// ``parent(in:)`` of a list whose trace headers are at `places`. (A plain value: its `tracestate` is read
+    /// apart, ``tracestate(in:at:)``, as the two together were copied through the runtime's value witnesses.)
+    static func parent(in headers: [RecordHeader], at places: TraceHeaderPlaces) -> TraceParent? {
         guard let index = places.traceparent else { return nil }
-        let context: TraceParent? = headers.withUnsafeBufferPointer { headers in
+        return headers.withUnsafeBufferPointer { headers in
             headers[index].value?.withUnsafeBytes { TraceParent(bytes: $0) }
         }
-        guard let context else { return nil }
-        guard let stateIndex = places.tracestate,
+    }
+
+    /// The `tracestate` of a record whose `traceparent` is valid, when it is valid too (W3C Trace Context: an
+    /// invalid `tracestate` is dropped, the `traceparent` kept).
+    static func tracestate(in headers: [RecordHeader], at places: TraceHeaderPlaces) -> String? {
+        guard let stateIndex = places.tracestate, let index = places.traceparent,
             let state = headers[stateIndex].value.flatMap({ String(validating: $0, as: UTF8.self) }), !state.isEmpty,
             let value = headers[index].value,
             // W3CTraceContext checks the list (its parser of `tracestate` alone is not public).
             (try? TraceContext(
                 traceParentHeaderValue: String(decoding: value, as: UTF8.self), traceStateHeaderValue: state)) != nil
-        else { return RecordParent(context: context, state: nil) }
-        return RecordParent(context: context, state: state)
+        else { return nil }
+        return state
     }
 }
 
@@ -134,13 +139,6 @@ struct RecordAttributeKeys: Sendable {
     let offset = TraceAttributeKey(OTelAttribute.messaging.kafka.offset)
     let key = TraceAttributeKey(OTelAttribute.messaging.kafka.message.key)
     let errorType = TraceAttributeKey(OTelAttribute.error.type)
-}
-
-/// A record's parent span: the fields of its `traceparent`, and its `tracestate` when valid. (A struct: an optional
-/// tuple was copied and destroyed through the runtime's generic tuple witnesses for every record.)
-struct RecordParent {
-    var context: TraceParent
-    var state: String?
 }
 
 /// What every record span of one topic and consumer group has in common, written once: its name

@@ -176,8 +176,20 @@ public struct TraceHeaders: Sendable, Hashable {
             return
         }
         if headers[index].name != Self.traceparentName { headers[index].name = Self.traceparentName }
-        withTraceparentBytes { traceparent in
-            headers[index].value?.withUnsafeMutableBytes { $0.copyMemory(from: traceparent) }
+        // Written word by word, in the list's own storage.
+        headers.withUnsafeMutableBufferPointer { headers in
+            headers[index].value?.withUnsafeMutableBytes { value in
+                withUnsafeBytes(of: text) { text in
+                    for offset in stride(from: 0, to: 48, by: 8) {
+                        value.storeBytes(
+                            of: text.load(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                            as: UInt64.self)
+                    }
+                    // Bytes 47 to 54 (47 once more): the value is 55 bytes long.
+                    value.storeBytes(
+                        of: text.loadUnaligned(fromByteOffset: 47, as: UInt64.self), toByteOffset: 47, as: UInt64.self)
+                }
+            }
         }
     }
 

@@ -40,7 +40,9 @@ struct TraceParent: Equatable {
             (span0 ^ zeros) | (span1 ^ zeros) != 0
         else { return nil }
         sampled = flags & 1 == 1
-        withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: UnsafeRawBufferPointer(start: base, count: 55)) }
+        // The 55 bytes as seven words: the last one's seven bytes from a load at 47, its first byte shifted out.
+        let last = (UInt64(littleEndian: word(47)) >> 8).littleEndian
+        text = (word(0), word(8), word(16), word(24), word(32), word(40), last)
     }
 
     /// The trace id.

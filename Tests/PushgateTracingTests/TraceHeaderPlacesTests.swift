@@ -47,8 +47,8 @@ import W3CTraceContext
         let second = Array(headers[1...])
         let parent = try #require(RecordTracer.parent(in: second, at: TraceHeaderPlaces(of: second)))
         let expected = try TraceContext(traceParentHeaderValue: producers)
-        #expect(parent.context.traceID == expected.traceID && parent.context.spanID == expected.spanID)
-        #expect(parent.context.sampled)
+        #expect(parent.traceID == expected.traceID && parent.spanID == expected.spanID)
+        #expect(parent.sampled)
         #expect(RecordTracer.parent(in: second, at: TraceHeaderPlaces()) == nil, "no place, no parent")
     }
 
