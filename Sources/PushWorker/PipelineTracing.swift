@@ -57,24 +57,12 @@ final class PipelineTracing: Sendable {
         var inOrder = true
         for record in translation.records {
             guard let format = record.format else { continue }
-            let bit = 1 << Self.index(of: format)
+            let bit = 1 << format.order
             inOrder = inOrder && bit > bits
             bits |= bit
         }
         guard !inOrder else { return formatsAttributes[bits] }
         let formats = translation.records.compactMap { $0.format?.rawValue }
         return EncodedTraceAttribute(Self.formatsKey, .strings(formats))
-    }
-
-    /// `format`'s place in ``OutputFormat/allCases``.
-    private static func index(of format: OutputFormat) -> Int {
-        switch format {
-        case .apns: 0
-        case .adobeCarousel: 1
-        case .fbCard: 2
-        case .androidExpandable: 3
-        case .fcm: 4
-        case .webpush: 5
-        }
     }
 }
