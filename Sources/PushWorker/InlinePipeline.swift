@@ -82,15 +82,16 @@ final class InlinePipeline: Sendable {
         }
         // Tracing on: the same steps with the input's trace current on this thread (for the log lines' `trace_id`
         // and `span_id`) until its records are handed over. Its list has room for pushgate's `traceparent` when it
-        // has none; where its trace headers are is noted as the list is made. A sampled input's span is a value
-        // this thread finishes and ends.
+        // has none; where its trace headers are is noted as the list is made. A sampled input's span is kept for
+        // this thread, which finishes and ends it.
         var places = TraceHeaderPlaces()
         var input = InputRecord(record, reservingHeaders: 1, notingTraceHeaders: &places)
         var span: RecordSpan?
         let trace = tracing.begin(&input, places: places, span: &span)
-        // Both moved, not copied (a copy of either is a retain and a release of each reference it holds).
+        // The input is moved into the hand-over, not copied (a copy is a retain and a release of each reference it
+        // holds); the thread's cell keeps only the trace's `traceparent`.
         let current = ThreadRecordTrace.here
-        if let current { current.set(consume trace) }
+        current?.set(trace)
         translateAndHandOver(consume input, ticket: ticket, readAtMs: readAtMs, tracing: tracing, span: span)
         current?.clear()
         if let span { tracing.end(span) }
