@@ -30,4 +30,24 @@ import Testing
         strings.set(TraceAttributeKey("ab"), .strings(["a"]))
         #expect(strings.bytes == [0x4a, 13, 0x0a, 2, 0x61, 0x62, 0x12, 7, 0x2a, 5, 0x0a, 3, 0x0a, 1, 0x61])
     }
+
+    /// Keys are checked for ASCII eight bytes at a time, the rest one by one: a byte of 0x80 or more anywhere sends
+    /// them to the full UTF-8 check, whose answer must be the standard library's.
+    @Test func validUTF8IsDecidedAsTheStandardLibraryDecidesAtEveryPlace() {
+        for length in 0...20 {
+            let ascii = [UInt8](repeating: UInt8(ascii: "k"), count: length)
+            #expect(TraceAttribute.isValidUTF8(ascii[...]))
+            for place in 0..<length {
+                for inserted: [UInt8] in [[0x80], [0xff], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xc3]] {
+                    var bytes = ascii
+                    bytes.replaceSubrange(place..<place + 1, with: inserted)
+                    let expected = String(validating: bytes, as: UTF8.self) != nil
+                    #expect(TraceAttribute.isValidUTF8(bytes[...]) == expected, "\(bytes)")
+                    // And as a slice that does not start at the array's start.
+                    let shifted = [UInt8(ascii: "x")] + bytes
+                    #expect(TraceAttribute.isValidUTF8(shifted[1...]) == expected)
+                }
+            }
+        }
+    }
 }

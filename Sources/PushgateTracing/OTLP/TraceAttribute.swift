@@ -40,12 +40,7 @@ extension ProtobufWriter {
 
     /// How many bytes ``attributeField(_:key:_:)`` writes.
     static func attributeFieldSize(_ field: UInt64, key: TraceAttributeKey, _ attribute: TraceAttribute) -> Int {
-        lengthDelimitedSize(field, length: keyValueLength(key: key, attribute))
-    }
-
-    /// The length of the `KeyValue` message of `attribute` named `key`.
-    fileprivate static func keyValueLength(key: TraceAttributeKey, _ attribute: TraceAttribute) -> Int {
-        key.field.count + lengthDelimitedSize(2, length: anyValueLength(attribute))
+        attributeFieldSize(field, key: key, anyValueLength: anyValueLength(attribute))
     }
 
     fileprivate static func anyValueLength(_ attribute: TraceAttribute) -> Int {
@@ -150,12 +145,6 @@ extension ProtobufWriter {
 }
 
 extension TraceAttribute {
-    /// `bytes` as a string attribute when they are valid UTF-8 (checked without making a `String` when they are
-    /// ASCII); `nil` otherwise.
-    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> TraceAttribute? {
-        isValidUTF8(bytes) ? .utf8(bytes) : nil
-    }
-
     /// Whether `bytes` are valid UTF-8: ASCII is checked eight bytes at a time, without making a `String`.
     static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
         let ascii = bytes.withUnsafeBytes { bytes -> Bool in
