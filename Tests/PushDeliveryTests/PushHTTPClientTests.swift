@@ -1,6 +1,7 @@
 import Foundation
-import PushDelivery
 import Testing
+
+@testable import PushDelivery
 
 /// The shared HTTP client's start checks (`--ca-file`) and its answers' header lookup.
 struct PushHTTPClientTests {
@@ -24,6 +25,14 @@ struct PushHTTPClientTests {
         #expect(client.configuration.requestTimeout == .milliseconds(1500))
         #expect(client.configuration.caFiles.isEmpty && client.configuration.idleTimeout == .seconds(600))
         await client.shutdown()
+    }
+
+    @Test func eachClientMakesNoSpanOfItsOwnAndKeepsTheTimeouts() {
+        let configuration = PushHTTPConfiguration(connectTimeout: .seconds(7), idleTimeout: .seconds(90))
+        let client = PushHTTPClient.clientConfiguration(tls: .makeClientConfiguration(), configuration: configuration)
+        #expect(client.tracing.tracer == nil, "pushgate makes the request's span; AsyncHTTPClient's own is off")
+        #expect(client.timeout.connect == .seconds(7) && client.connectionPool.idleTimeout == .seconds(90))
+        #expect(client.httpVersion == .automatic)
     }
 
     @Test func answerHeadersAreFoundWhateverTheirCase() {

@@ -107,6 +107,14 @@ import Testing
         #expect(!settings.gzip && settings.headers.isEmpty && settings.certificate == nil)
     }
 
+    @Test func theExportersClientMakesNoSpanOfItsOwnAndKeepsTheConnectTimeout() throws {
+        var settings = try #require(try export(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]))
+        settings.timeout = .seconds(3)
+        let client = OTLPHTTPExporter.clientConfiguration(settings: settings, tls: nil)
+        #expect(client.tracing.tracer == nil, "AsyncHTTPClient's own span per export is off")
+        #expect(client.timeout.connect == .seconds(4) && client.tlsConfiguration == nil)
+    }
+
     @Test func headersResourceCompressionAndBatchesAreRead() throws {
         let settings = try #require(
             try export([

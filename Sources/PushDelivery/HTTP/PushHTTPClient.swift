@@ -61,16 +61,27 @@ public final class PushHTTPClient: Sendable {
             certificates += loaded
         }
         if !certificates.isEmpty { tls.additionalTrustRoots = [.certificates(certificates)] }
+        let clientSettings = Self.clientConfiguration(tls: tls, configuration: configuration)
+        self.clients = HTTPClientRotation {
+            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientSettings)
+        }
+    }
+
+    /// The settings of each AsyncHTTPClient: `tls`, no redirects, the connect and idle timeouts of `configuration`,
+    /// HTTP/2 where the server offers it. Without AsyncHTTPClient's own spans: pushgate makes the request's span
+    /// itself (SPEC 11, `RequestSpans`), and the library's, on the process's no-op tracer, would only cost every
+    /// request the work of its attributes.
+    static func clientConfiguration(tls: TLSConfiguration, configuration: PushHTTPConfiguration)
+        -> HTTPClient.Configuration
+    {
         var settings = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
             timeout: .init(connect: Self.timeAmount(configuration.connectTimeout)),
             connectionPool: .init(idleTimeout: Self.timeAmount(configuration.idleTimeout)),
             decompression: .disabled)
         settings.httpVersion = .automatic
-        let clientSettings = settings
-        self.clients = HTTPClientRotation {
-            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientSettings)
-        }
+        settings.tracing.tracer = nil
+        return settings
     }
 
     /// Posts `body` to `url` with `headers` and waits for the whole answer, at most

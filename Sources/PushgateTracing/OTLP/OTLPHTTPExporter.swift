@@ -72,10 +72,20 @@ struct OTLPHTTPExporter: Service {
     }
 
     private func makeClient() -> HTTPClient {
+        HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: Self.clientConfiguration(settings: settings, tls: tls))
+    }
+
+    /// The exporter's HTTP client settings: the connect timeout (at most 10 s, plus one), `tls`, and no span of
+    /// AsyncHTTPClient's own per export (its default tracer is the process's, a no-op one: it would only cost each
+    /// request the work of its attributes).
+    static func clientConfiguration(settings: OTLPExportSettings, tls: TLSConfiguration?) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.timeout.connect = .seconds(Int64(min(settings.timeout, .seconds(10)).components.seconds) + 1)
         configuration.tlsConfiguration = tls
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        configuration.tracing.tracer = nil
+        return configuration
     }
 
     /// Exports every batch queued; spans not exported are counted as dropped.
