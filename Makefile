@@ -214,24 +214,25 @@ bench: build-release bench-build
 	@grep '^delivery [a-z]*: ' $(BENCH_OUT)/delivery.txt
 
 ## The pipeline's CPU per input with tracing on (SPEC 11) against tracing off, in the same runs: `pushgate run` exporting
-## to a collector stand-in (otlp_receiver.py --discard: answers 200 at once) at 100 % sampling, then at 1 %.
+## to a collector stand-in (Benchmarks/scripts/otlp-standin.sh: Debian's nginx answering 200 at once;
+## OTLP_STANDIN=python for the tests' otlp_receiver.py) at 100 % sampling, then at 1 %.
 ## Ends with two `tracing: ...` lines (worker-traced/worker). TRACED_INPUTS=yes: the inputs carry a `traceparent`
 ## as from a producer that traces, sampled on all of them, then on 1 % (the traced worker follows it). Nine runs of
 ## 200,000 inputs each by default (about 4 minutes per sampling): fewer say little, a run's ratio moving by tens of
 ## percent on a 2-core machine; PIPELINE_FLAGS replaces them.
 TRACING_FLAGS = $(or $(PIPELINE_FLAGS),--records 200000 --runs 9)
 OTLP_BENCH_PORT ?= 43180
+OTLP_STANDIN ?= nginx
 TRACED_INPUTS ?=
 TRACED_INPUTS_100 = $(if $(TRACED_INPUTS),--input-traceparent 1)
 TRACED_INPUTS_1 = $(if $(TRACED_INPUTS),--input-traceparent 0.01)
-bench-tracing: build-release bench-build
-	@$(PYTHON) Tests/Integration/otlp_receiver.py --port $(OTLP_BENCH_PORT) --discard >/dev/null & \
-	  receiver=$$!; trap "kill $$receiver" EXIT; sleep 1; \
+bench-tracing: build-release bench-build $(if $(filter nginx,$(OTLP_STANDIN)),bench-delivery-deps)
+	@export STANDIN=$(OTLP_STANDIN) PYTHON=$(PYTHON); standin="$(BENCH)/scripts/otlp-standin.sh $(OTLP_BENCH_PORT)"; \
 	  endpoint=OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$(OTLP_BENCH_PORT); \
-	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
+	  $$standin $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
 	    --contender worker-traced --traced-env $$endpoint $(TRACED_INPUTS_100) $(TRACING_FLAGS) \
 	    | tee $(BENCH_OUT)-tracing-100.txt && \
-	  $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
+	  $$standin $(BENCH_BIN)/pipeline-benchmark --pushgate .build/release/pushgate --contender worker \
 	    --contender worker-traced --traced-env $$endpoint --traced-env OTEL_TRACES_SAMPLER=parentbased_traceidratio \
 	    --traced-env OTEL_TRACES_SAMPLER_ARG=0.01 $(TRACED_INPUTS_1) $(TRACING_FLAGS) \
 	    | tee $(BENCH_OUT)-tracing-1.txt && \
