@@ -43,44 +43,46 @@ public final class RecordSpan {
     /// Marks the span as failed: status `ERROR`, and `error.type` set to `type`.
     public func setError(type: String) { errorType = type }
 
-    /// The record's own attributes (partition, offset, key) and those set on it, measured once for writing.
+    /// The length of the record's own attributes (partition, offset, key) and those set on it, measured once for
+    /// writing. Plain values only: the keys and values are read from the span where they lie as they are written
+    /// (copying them here retained and released each, for every span).
     private struct Attributes {
-        let keys: RecordAttributeKeys
         let partition: Int64
         let partitionLength: Int
-        let offset: Int64
-        let key: ArraySlice<UInt8>?
-        let encoded: EncodedTraceAttribute?
-        let errorType: String?
         /// Their `Span.attributes` fields' length in bytes.
         let length: Int
 
         init(of span: RecordSpan) {
-            keys = span.template.keys
-            (partition, offset, key, encoded, errorType) = (
-                Int64(span.partition), span.offset, span.key, span.encodedAttribute, span.errorType
-            )
+            partition = Int64(span.partition)
             partitionLength = ProtobufWriter.decimalLength(partition)
             var length =
-                ProtobufWriter.stringAttributeSize(SpanField.attributes, key: keys.partition, length: partitionLength)
-                + ProtobufWriter.intAttributeSize(SpanField.attributes, key: keys.offset, offset)
-            if let key {
-                length += ProtobufWriter.stringAttributeSize(SpanField.attributes, key: keys.key, length: key.count)
+                ProtobufWriter.stringAttributeSize(
+                    SpanField.attributes, key: span.template.keys.partition, length: partitionLength)
+                + ProtobufWriter.intAttributeSize(SpanField.attributes, key: span.template.keys.offset, span.offset)
+            if let count = span.key?.count {
+                length += ProtobufWriter.stringAttributeSize(
+                    SpanField.attributes, key: span.template.keys.key, length: count)
             }
-            if let encoded { length += encoded.field.count }
-            if let errorType {
+            if let count = span.encodedAttribute?.field.count { length += count }
+            // A failed record's (rare): bound as it is.
+            if let errorType = span.errorType {
                 length += ProtobufWriter.attributeFieldSize(
-                    SpanField.attributes, key: keys.errorType, .string(errorType))
+                    SpanField.attributes, key: span.template.keys.errorType, .string(errorType))
             }
             self.length = length
         }
 
-        func write(_ cursor: inout ProtobufCursor) {
-            cursor.decimalAttribute(SpanField.attributes, key: keys.partition, partition, length: partitionLength)
-            cursor.intAttribute(SpanField.attributes, key: keys.offset, offset)
-            key?.withUnsafeBytes { cursor.stringAttribute(SpanField.attributes, key: keys.key, $0) }
-            encoded?.field.withUnsafeBytes { cursor.raw($0) }
-            if let errorType { cursor.attributeField(SpanField.attributes, key: keys.errorType, .string(errorType)) }
+        func write(of span: RecordSpan, into cursor: inout ProtobufCursor) {
+            cursor.decimalAttribute(
+                SpanField.attributes, key: span.template.keys.partition, partition, length: partitionLength)
+            cursor.intAttribute(SpanField.attributes, key: span.template.keys.offset, span.offset)
+            span.key?.withUnsafeBytes {
+                cursor.stringAttribute(SpanField.attributes, key: span.template.keys.key, $0)
+            }
+            span.encodedAttribute?.field.withUnsafeBytes { cursor.raw($0) }
+            if let errorType = span.errorType {
+                cursor.attributeField(SpanField.attributes, key: span.template.keys.errorType, .string(errorType))
+            }
         }
     }
 
@@ -90,7 +92,7 @@ public final class RecordSpan {
         let own = Attributes(of: self)
         var writer = ProtobufWriter()
         writer.append(template.attributes)
-        writer.write(size: own.length) { own.write(&$0) }
+        writer.write(size: own.length) { own.write(of: self, into: &$0) }
         return writer.bytes
     }
 
@@ -107,7 +109,7 @@ public final class RecordSpan {
             length += ProtobufWriter.lengthDelimitedSize(SpanField.traceState, length: traceState.utf8.count)
         }
         if parentWord != nil { length += ProtobufWriter.lengthDelimitedSize(SpanField.parentSpanID, length: 8) }
-        if own.errorType != nil { length += 4 }
+        if errorType != nil { length += 4 }
         writer.write(size: ProtobufWriter.lengthDelimitedSize(2, length: length)) { cursor in
             cursor.lengthDelimitedHeader(2, length: length)
             cursor.lengthDelimitedHeader(SpanField.traceID, length: 16)
@@ -125,8 +127,8 @@ public final class RecordSpan {
             cursor.fixed64Field(SpanField.startTime, startTime)
             cursor.fixed64Field(SpanField.endTime, endTime)
             template.attributes.withUnsafeBytes { cursor.raw($0) }
-            own.write(&cursor)
-            if own.errorType != nil {
+            own.write(of: self, into: &cursor)
+            if errorType != nil {
                 // Status { code = 3: STATUS_CODE_ERROR (2) }
                 cursor.lengthDelimitedHeader(SpanField.status, length: 2)
                 cursor.varintField(3, 2)
