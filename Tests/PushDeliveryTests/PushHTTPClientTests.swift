@@ -3,7 +3,7 @@ import Testing
 
 @testable import PushDelivery
 
-/// The shared HTTP client's start checks (`--ca-file`) and its answers' header lookup.
+/// The shared HTTP client's start checks (`--ca-file`), its AsyncHTTPClient settings and its answers' header lookup.
 struct PushHTTPClientTests {
     @Test func aMissingCAFileIsAnErrorNamingTheOption() {
         #expect(throws: SenderOptionError(option: "--ca-file", message: "/nonexistent/ca.pem: no such file")) {
